@@ -1,0 +1,180 @@
+"""Shared test helpers: paths, running the scripts, a loopback widget server.
+
+The widget server speaks the real widget protocol over real HTTP on
+127.0.0.1 (port 0), and can misbehave on request, per question text:
+``{"question text": "mode"}`` with modes ok, http500, http503, fail_once,
+timeout, reset, reset_after_headers, invalid_json, wrong_shape, empty,
+oversized, slow_body, not_utf8, redirect.
+"""
+
+import contextlib
+import io
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOLS = os.path.join(ROOT, "tools", "eval-benchmark")
+FIXTURES = os.path.join(ROOT, "tests", "fixtures")
+if TOOLS not in sys.path:
+    sys.path.insert(0, TOOLS)
+
+
+def script(name):
+    return os.path.join(TOOLS, name)
+
+
+def run_script(name, *args, env=None, cwd=None, timeout=120):
+    """Run a script through a real interpreter; ``CompletedProcess`` (text)."""
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, script(name)] + list(args), capture_output=True,
+                          text=True, encoding="utf-8", env=full_env, cwd=cwd or ROOT,
+                          timeout=timeout)
+
+
+def call_main(module, argv):
+    """Run ``module.main(argv)`` in process; ``(code, stdout, stderr)``."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = module.main(argv)
+        except SystemExit as exc:
+            code = exc.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def write_json(path, obj):
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        json.dump(obj, fh, ensure_ascii=False, indent=2)
+        fh.write("\n")
+    return path
+
+
+def read_lines(path):
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def _send(self, status, body, content_type="application/json", extra=()):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("X-Assistant-Version", "fake-widget 1.0")
+        for name, value in extra:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self):
+        server = self.server
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length)
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            body = {}
+        question = body.get("question", "")
+        with server.lock:
+            server.requests.append({"body": body, "headers": dict(self.headers)})
+            count = server.counts.get(question, 0) + 1
+            server.counts[question] = count
+        mode = server.modes.get(question, "ok")
+        if mode == "fail_once":
+            mode = "http500" if count == 1 else "ok"
+        if mode == "http500":
+            return self._send(500, b'{"error": "internal"}')
+        if mode == "http503":
+            return self._send(503, b'{"error": "unavailable"}', extra=[("Retry-After", "1")])
+        if mode == "timeout":
+            time.sleep(server.sleep)
+            return self._send(200, b'{"answer": "too late", "sources": []}')
+        if mode == "reset":
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            self.close_connection = True
+            self.connection.close()
+            return None
+        if mode == "reset_after_headers":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b'{"answer": "cut')
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return None
+        if mode == "invalid_json":
+            return self._send(200, b'{"answer": "unterminated')
+        if mode == "wrong_shape":
+            return self._send(200, b'{"reply": {"text": "hello"}}')
+        if mode == "empty":
+            return self._send(200, b'{"answer": "  ", "sources": []}')
+        if mode == "oversized":
+            return self._send(200, b'{"answer": "' + b"x" * (server.big) + b'"}')
+        if mode == "not_utf8":
+            return self._send(200, b'{"answer": "caf\xe9 \xff", "sources": []}')
+        if mode == "redirect":
+            return self._send(302, b"", extra=[("Location", self.path)])
+        if mode == "slow_body":
+            payload = b'{"answer": "slow", "sources": []}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            for byte in payload:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(server.sleep / 4)
+            return None
+        answer = server.answers.get(question, {"answer": f"You asked: {question}",
+                                               "sources": [], "grounded": True})
+        return self._send(200, json.dumps(answer, ensure_ascii=False).encode("utf-8"))
+
+
+class WidgetServer:
+    """A scripted widget endpoint on 127.0.0.1; use as a context manager."""
+
+    def __init__(self, answers=None, modes=None, sleep=3.0, big=3 * 1024 * 1024):
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self.httpd.daemon_threads = True
+        self.httpd.lock = threading.Lock()
+        self.httpd.requests = []
+        self.httpd.counts = {}
+        self.httpd.answers = answers or {}
+        self.httpd.modes = modes or {}
+        self.httpd.sleep = sleep
+        self.httpd.big = big
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/api/query"
+
+    @property
+    def requests(self):
+        return self.httpd.requests
+
+    @property
+    def counts(self):
+        return self.httpd.counts
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(5)

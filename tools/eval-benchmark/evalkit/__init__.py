@@ -1,0 +1,22 @@
+"""evalkit: the shared, standard-library-only package behind run.py and score.py.
+
+One module per concern (jsonl, cases, textmatch, urls, target, http, measures,
+reviews, report, provenance). Library code raises BadInput for anything a user
+can fix; only the command-line layer turns it into one line on stderr.
+"""
+
+VERSION = "0.1.0"
+
+
+class BadInput(ValueError):
+    """A file or argument the user gave cannot be used.
+
+    The message is one line that names the file and the place
+    (``questions-med.json: med-he-07: answerable question has no fact groups``);
+    ``main`` prints it after the script's name and exits 2.
+    """
+
+
+def one_line(text):
+    """Fold a message to one line, so an error never spans several."""
+    return " ".join(str(text).split())

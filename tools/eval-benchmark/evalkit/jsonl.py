@@ -1,0 +1,176 @@
+"""All JSON and JSON Lines I/O of the project, in one place.
+
+Writing: one object per line, ``ensure_ascii=False, sort_keys=True`` and compact
+separators, flushed line by line so that a killed process loses at most the line
+in flight. JSON files are written to a temporary file beside the target and
+renamed, so a crash never leaves a half-written published file.
+
+Reading: every bad line is reported as ``file:line: reason``; nothing is skipped
+silently. Numbers that JSON cannot carry (NaN, Infinity) are refused, as are
+documents nested deeper than MAX_DEPTH.
+"""
+
+import hashlib
+import json
+import os
+
+from . import BadInput
+
+MAX_DEPTH = 64
+
+
+def _refuse_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _check_depth(value, where, depth=0):
+    if depth > MAX_DEPTH:
+        raise BadInput(f"{where}: JSON nested deeper than {MAX_DEPTH} levels")
+    if isinstance(value, dict):
+        for item in value.values():
+            _check_depth(item, where, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check_depth(item, where, depth + 1)
+
+
+def loads(text, where):
+    """Parse one JSON document; ``where`` names it in errors (``file:line``)."""
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise BadInput(f"{where}: JSON nested too deeply") from None
+    except ValueError as exc:
+        msg = getattr(exc, "msg", str(exc))
+        if isinstance(exc, json.JSONDecodeError):
+            raise BadInput(f"{where}: not valid JSON: {msg} "
+                           f"(line {exc.lineno}, column {exc.colno})") from None
+        raise BadInput(f"{where}: not valid JSON: {msg}") from None
+    _check_depth(value, where)
+    return value
+
+
+def read_text(path):
+    """The file's text; refuses a file that is missing or not UTF-8."""
+    return read_file(path)[1]
+
+
+def read_file(path):
+    """``(bytes, text)`` of a file; refuses one that is missing or not UTF-8."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        raise BadInput(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise BadInput(f"{path}: is a folder, not a file") from None
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise BadInput(f"{path}:{line}: not UTF-8 (byte {exc.start}, column {col})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return data, text
+
+
+def read_json(path):
+    """A whole JSON file (question sets, reviews, profiles)."""
+    return read_json_sha(path)[0]
+
+
+def read_json_sha(path):
+    """``(value, sha256 of the bytes on disk)`` of a whole JSON file."""
+    data, text = read_file(path)
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise BadInput(f"{path}: JSON nested too deeply") from None
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    except ValueError as exc:
+        raise BadInput(f"{path}: not valid JSON: {exc}") from None
+    _check_depth(value, path)
+    return value, hashlib.sha256(data).hexdigest()
+
+
+def iter_jsonl(path):
+    """Yield ``(line_number, object)`` for every line of a JSON Lines file.
+
+    A blank line, a line that is not a JSON object, or a last line without its
+    newline (a line torn by a crash) is an error naming the line.
+    """
+    try:
+        fh = open(path, "rb")
+    except FileNotFoundError:
+        raise BadInput(f"{path}: no such file") from None
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot read: {exc.strerror}") from None
+    with fh:
+        for number, raw in enumerate(fh, 1):
+            where = f"{path}:{number}"
+            if not raw.endswith(b"\n"):
+                raise BadInput(f"{where}: last line is cut off (no newline): "
+                               "the run that wrote it was interrupted; re-run it to finish")
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise BadInput(f"{where}: not UTF-8") from None
+            if not text.strip():
+                raise BadInput(f"{where}: blank line")
+            value = loads(text, where)
+            if not isinstance(value, dict):
+                raise BadInput(f"{where}: a line must be a JSON object")
+            yield number, value
+
+
+def dumps_line(obj):
+    """One JSON Lines record, without its newline."""
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def dumps_file(obj):
+    """A whole JSON file's text: indent 2, sorted keys, trailing newline."""
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2) + "\n"
+
+
+def write_atomic(path, text):
+    """Write ``text`` to ``path`` through a temporary file and a rename."""
+    folder = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.tmp{os.getpid()}")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+class LineWriter:
+    """Append JSON Lines records, flushing each so a crash tears at most one."""
+
+    def __init__(self, path):
+        self.path = path
+        self._fh = open(path, "a", encoding="utf-8", newline="\n")
+
+    def write(self, obj):
+        self._fh.write(dumps_line(obj) + "\n")
+        self._fh.flush()
+
+    def close(self):
+        self._fh.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

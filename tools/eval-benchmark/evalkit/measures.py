@@ -1,0 +1,134 @@
+"""The site-qa measures of the rubric (section 4), one question at a time.
+
+``read_raw_line`` checks one raw line and derives the answer, sources and
+grounding flag again from the body exactly as received (an earlier parse is
+never trusted). ``judge`` applies the fixed rules:
+
+  delivered                  HTTP 200 and a non-empty answer
+  correct_facts              answerable: every fact group has a spelling in the answer
+  right_page_cited           answerable: source_url or one of also_source_urls is
+                             among the returned sources (URLs normalised)
+  in_question_language       the question's script makes up at least half of the
+                             answer's letters (85% for en), links ignored
+  declined_when_not_on_site  not on the site: grounded is false, or a DECLINE
+                             phrase is in the answer; and no must_not_include string
+
+A measure that does not apply is None. An answer that was not delivered fails
+every measure that applies to its question: the visitor got nothing.
+"""
+
+from . import BadInput
+from .http import body_text
+from .target import extract
+from .textmatch import contains_normalized, in_language, normalize, script_share
+from .urls import normalize_url
+
+MEASURES = ("delivered", "correct_facts", "right_page_cited", "in_question_language",
+            "declined_when_not_on_site")
+APPLIES = {
+    "answerable": {"delivered", "correct_facts", "right_page_cited", "in_question_language"},
+    "not_on_site": {"delivered", "in_question_language", "declined_when_not_on_site"},
+}
+TITLES = {
+    "delivered": "Delivered",
+    "correct_facts": "Correct facts",
+    "right_page_cited": "Right page cited",
+    "in_question_language": "Answer in the question's language",
+    "declined_when_not_on_site": "Declined when not on the site",
+}
+
+
+def read_raw_line(line, where):
+    """Check a raw line's shape; return what scoring needs from it."""
+    def bad(reason):
+        raise BadInput(f"{where}: {reason}")
+
+    if line.get("format") != 1:
+        bad(f"format {line.get('format')!r} is not one this tool knows (1)")
+    if not isinstance(line.get("id"), str) or not line["id"]:
+        bad("no id")
+    run = line.get("run")
+    if not isinstance(run, dict) or not isinstance(run.get("cases_sha256"), str):
+        bad("no run.cases_sha256: this line does not say which question file it answers")
+    target = line.get("target")
+    if not isinstance(target, dict) or not isinstance(target.get("response"), dict) \
+            or not isinstance(target["response"].get("answer"), str):
+        bad("no target.response.answer: cannot tell where the answer is in the body")
+    attempts = line.get("attempts")
+    if not isinstance(attempts, list) or not attempts or \
+            not all(isinstance(a, dict) for a in attempts):
+        bad("attempts must be a non-empty list of objects")
+    last = attempts[-1]
+    latency = last.get("latency_ms")
+    if latency is not None and (isinstance(latency, bool) or not isinstance(latency, int)
+                                or latency < 0):
+        bad("latency_ms must be a non-negative integer")
+    response = line.get("response")
+    if response is not None:
+        if not isinstance(response, dict):
+            bad("response must be an object or null")
+        status = response.get("status")
+        if isinstance(status, bool) or not isinstance(status, int):
+            bad("response.status must be an integer")
+        if not isinstance(response.get("body"), (str, type(None))) or \
+                not isinstance(response.get("body_base64"), (str, type(None))):
+            bad("response.body and body_base64 must be strings or null")
+        if not isinstance(response.get("truncated", False), bool):
+            bad("response.truncated must be true or false")
+    got = {"id": line["id"], "cases_sha256": run["cases_sha256"], "run": run,
+           "target": target, "status": None, "answer": None, "sources": [],
+           "grounded": None, "latency_ms": latency, "problem": None,
+           "attempts": len(attempts), "started_at": last.get("started_at"),
+           "platform_version": None}
+    if response is None:
+        got["problem"] = last.get("error") or "no response"
+        return got
+    got["status"] = response["status"]
+    header = target.get("version_header")
+    if isinstance(header, str) and isinstance(response.get("headers"), dict):
+        got["platform_version"] = response["headers"].get(header.lower())
+    if response.get("truncated"):
+        got["problem"] = "body over the size cap"
+    elif response["status"] != 200:
+        got["problem"] = f"HTTP {response['status']}"
+    else:
+        derived = extract(body_text(response), target["response"])
+        got.update(answer=derived["answer"], sources=derived["sources"],
+                   grounded=derived["grounded"], problem=derived["problem"])
+    return got
+
+
+def judge(question, got, decline_phrases):
+    """``(verdicts, details)`` for one question and its answer.
+
+    ``decline_phrases`` must already be normalised (textmatch.normalize).
+    """
+    answer = got["answer"] or ""
+    delivered = got["status"] == 200 and answer.strip() != ""
+    hay = normalize(answer)
+    verdicts = dict.fromkeys(MEASURES)
+    details = {}
+    verdicts["delivered"] = delivered
+    mine, letters = script_share(answer, question["lang"])
+    details["letters"] = {"in_script": mine, "all": letters}
+    verdicts["in_question_language"] = delivered and in_language(answer, question["lang"])
+    if question["kind"] == "answerable":
+        found = []
+        for group in question["facts"]:
+            hit = next((s for s in group if contains_normalized(hay, normalize(s))), None)
+            found.append(hit)
+        details["facts_found"] = found
+        verdicts["correct_facts"] = delivered and all(hit is not None for hit in found)
+        wanted = {normalize_url(u) for u in [question["source_url"]] + question["also_source_urls"]}
+        cited = sorted({normalize_url(s) for s in got["sources"]} & wanted)
+        details["right_sources"] = cited
+        verdicts["right_page_cited"] = delivered and bool(cited)
+    else:
+        phrase = next((p for p in decline_phrases if contains_normalized(hay, p)), None)
+        invented = [s for s in question["must_not_include"]
+                    if contains_normalized(hay, normalize(s))]
+        details.update(decline_phrase=phrase, must_not_include_found=invented,
+                       grounded=got["grounded"])
+        verdicts["declined_when_not_on_site"] = delivered and (
+            got["grounded"] is False or phrase is not None) and not invented
+    return verdicts, details

@@ -1,0 +1,94 @@
+"""The file formats, in prose, in one place.
+
+``run.py --help`` and ``score.py --help`` print these strings, and the README
+and the methodology page describe the same fields, so help and code cannot
+drift apart. One line per field.
+"""
+
+QUESTIONS = """\
+QUESTION FILE (suite site-qa, format 1): one JSON object
+  suite             "site-qa"
+  set               the set's name, e.g. "med"
+  format            1
+  sites             {lang: {"site_url": ..., "widget_key": ...}}, lang in en, he, ru
+  questions         list of questions; each has
+    id              unique, e.g. "med-en-01"
+    lang            en | he | ru (must have an entry in sites)
+    kind            answerable | not_on_site
+    question        the text sent, as a visitor types it
+    page_url        the page the visitor is on when asking
+  answerable questions also have
+    source_url      the page whose visible text answers it
+    also_source_urls  other pages stating the same fact in the same words ([] if none)
+    evidence        the answering sentence, quoted verbatim from source_url
+    facts           fact groups: [["120", "$120"], ...]; a group passes when any
+                    spelling appears in the answer; every group must pass
+  not-on-site questions may have
+    must_not_include  strings an invented answer would contain
+  Unknown keys, duplicate ids, empty strings, an answerable question without
+  source_url, evidence or facts, and a not-on-site one with source_url or facts
+  are refused (exit 2)."""
+
+TARGET = """\
+TARGET PROFILE (format 1): how to ask, and where the answer is
+  format            1
+  name, kind        e.g. "widget", "widget"
+  url               the endpoint, or null (then --endpoint or BENCH_ENDPOINT)
+  method            POST | GET | PUT
+  headers           {name: template}; {env:NAME} takes a secret from the environment
+  body              a JSON template; strings may hold {question} {page_url}
+                    {widget_key} {lang} {id} {env:NAME}
+  response          dotted paths into the reply: answer, sources (a list of URL
+                    strings or objects), source_url (the URL's key in such an
+                    object), grounded (a boolean; false = no grounding content)
+  version_header    the response header naming the platform's version, or null
+  Values from {env:NAME} are recorded as [redacted:NAME], never as themselves."""
+
+RAW_LINE = """\
+RAW LINE (one per question, JSON Lines, format 1)
+  format            1
+  id, suite, set, lang, kind, question, page_url   copied from the question
+  target            kind, name, url, provider, model, response paths, version_header
+  request           method, url, headers, body as sent (secrets redacted)
+  attempts          one per try: started_at (UTC), status (or null), error (or
+                    null), latency_ms; a second try only when the first got no HTTP 200
+  response          null when no HTTP response came; else status, headers,
+                    body (text exactly as received, or null when not UTF-8),
+                    body_base64 (the bytes when not UTF-8), bytes, truncated
+  derived           answer, sources, grounded, problem: read from the body for
+                    convenience; score.py derives them again and never trusts these
+  run               run_id, tool, tool_version, git_commit, git_dirty, python,
+                    cases_file, cases_sha256, concurrency"""
+
+REVIEWS = """\
+REVIEWS FILE (reviews-{quarter}.json, format 1): one JSON object
+  format            1
+  reviews           a list of entries, each either
+    {"id": ..., "measure": ..., "value": true|false, "reason": ...}
+                    sets one verdict after review (measure: delivered,
+                    correct_facts, right_page_cited, in_question_language,
+                    declined_when_not_on_site; it must apply to the question)
+    {"id": ..., "faulty": true, "reason": ...}
+                    leaves the question out of every score, listed with its reason
+  reason is one non-empty line. Unknown ids or measures, a measure that does not
+  apply, two entries for the same id and measure, or a faulty question with
+  verdict entries are refused."""
+
+RESULTS = """\
+RESULTS (results.json, indent 2, sorted keys)
+  provenance        run.status (recorded_live_run | not_run), target, provider,
+                    model, platform_versions, run_dates (UTC), run_ids,
+                    run_git_commits, cases (file, sha256), decline_list_date,
+                    scorer (tool, version), prompt_versions
+  groups            per set and language and "all": for each measure
+                    {passed, applicable, rate, mechanical: {passed, applicable, rate}},
+                    and median_latency_ms
+  questions         per question: id, set, lang, kind, answer, sources, grounded,
+                    latency_ms, mechanical {measure: true|false|null},
+                    after_review {measure: ...}, reviews, faulty
+  faulty            [{id, reason}]
+  Counts come first; a rate is passed/applicable rounded to 4 places, null when
+  nothing applies. null for a verdict means the measure does not apply."""
+
+RUN_HELP = "\n\n".join([QUESTIONS, TARGET, RAW_LINE])
+SCORE_HELP = "\n\n".join([QUESTIONS, REVIEWS, RESULTS])

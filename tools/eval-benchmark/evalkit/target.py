@@ -1,0 +1,181 @@
+"""Target profiles: how to ask an assistant, and where its answer is.
+
+A profile is a JSON file (``schemas.TARGET`` has the prose). Templates in the
+URL, headers and body take ``{question}``, ``{page_url}``, ``{widget_key}``,
+``{lang}``, ``{id}`` and ``{env:NAME}``. A value from the environment is a
+secret by assumption: the request recorded in the raw line carries
+``[redacted:NAME]`` in its place, never the value.
+
+``extract`` reads the answer, the source URLs and the grounding flag out of a
+response body by the profile's paths. It is what score.py runs again on every
+raw body, so an earlier parse is never trusted.
+"""
+
+import json
+import os
+import re
+
+from . import BadInput
+from .jsonl import read_json
+
+PROFILE_KEYS = {"format", "name", "kind", "url", "method", "headers", "body", "response",
+                "version_header"}
+RESPONSE_KEYS = {"answer", "sources", "source_url", "grounded"}
+_PLACEHOLDER = re.compile(r"\{(question|page_url|widget_key|lang|id|env:[A-Za-z_][A-Za-z0-9_]*)\}")
+_ANY_BRACE = re.compile(r"\{[^{}]*\}")
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_PROFILE = os.path.join(HERE, "targets", "widget.json")
+
+
+def load_profile(path):
+    doc = read_json(path)
+    return parse_profile(doc, path)
+
+
+def parse_profile(doc, path):
+    def bad(reason):
+        raise BadInput(f"{path}: {reason}")
+
+    if not isinstance(doc, dict):
+        bad("a target profile must be a JSON object")
+    if doc.get("format") != 1 or isinstance(doc.get("format"), bool):
+        bad(f"format {doc.get('format')!r} is not one this tool knows (1)")
+    extra = sorted(set(doc) - PROFILE_KEYS)
+    if extra:
+        bad(f"unknown key(s) {', '.join(extra)}")
+    for key in ("name", "kind", "method"):
+        if not isinstance(doc.get(key), str) or not doc[key]:
+            bad(f"{key} must be a non-empty string")
+    if doc["method"] not in ("POST", "GET", "PUT"):
+        bad(f"method {doc['method']!r} is not POST, GET or PUT")
+    if doc.get("url") is not None and not isinstance(doc["url"], str):
+        bad("url must be a string or null (then --endpoint or BENCH_ENDPOINT gives it)")
+    headers = doc.get("headers", {})
+    if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
+        bad("headers must be an object of strings")
+    response = doc.get("response")
+    if not isinstance(response, dict):
+        bad("response must be an object naming where answer, sources and grounded are")
+    extra = sorted(set(response) - RESPONSE_KEYS)
+    if extra:
+        bad(f"response: unknown key(s) {', '.join(extra)}")
+    if not isinstance(response.get("answer"), str) or not response["answer"]:
+        bad("response.answer must be a path such as 'answer' or 'data.text'")
+    for key in ("sources", "source_url", "grounded"):
+        if response.get(key) is not None and not isinstance(response[key], str):
+            bad(f"response.{key} must be a path string or null")
+    if doc.get("version_header") is not None and not isinstance(doc["version_header"], str):
+        bad("version_header must be a header name or null")
+    _check_templates(doc.get("body"), path)
+    for value in list(headers.values()) + [doc.get("url") or ""]:
+        _check_templates(value, path)
+    return {
+        "name": doc["name"], "kind": doc["kind"], "url": doc.get("url"),
+        "method": doc["method"], "headers": dict(headers), "body": doc.get("body"),
+        "response": {k: response.get(k) for k in sorted(RESPONSE_KEYS)},
+        "version_header": doc.get("version_header"),
+    }
+
+
+def _check_templates(value, path):
+    if isinstance(value, str):
+        for match in _ANY_BRACE.finditer(value):
+            if not _PLACEHOLDER.fullmatch(match.group(0)):
+                raise BadInput(f"{path}: unknown placeholder {match.group(0)} "
+                               "(known: {question} {page_url} {widget_key} {lang} {id} {env:NAME})")
+    elif isinstance(value, dict):
+        for item in value.values():
+            _check_templates(item, path)
+    elif isinstance(value, list):
+        for item in value:
+            _check_templates(item, path)
+
+
+def _fill(value, fields, environ, redact):
+    if isinstance(value, str):
+        def sub(match):
+            name = match.group(1)
+            if name.startswith("env:"):
+                var = name[4:]
+                if redact:
+                    return f"[redacted:{var}]"
+                if var not in environ:
+                    raise BadInput(f"the target profile needs the environment variable {var}")
+                return environ[var]
+            return fields[name]
+        return _PLACEHOLDER.sub(sub, value)
+    if isinstance(value, dict):
+        return {k: _fill(v, fields, environ, redact) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fill(v, fields, environ, redact) for v in value]
+    return value
+
+
+def build_request(profile, url, question, widget_key, environ=None):
+    """``(request to send, request to record)`` for one question.
+
+    Both are dicts with method, url, headers and body (a JSON value); the
+    recorded one has every ``{env:NAME}`` value replaced by ``[redacted:NAME]``.
+    """
+    environ = os.environ if environ is None else environ
+    fields = {"question": question["question"], "page_url": question["page_url"],
+              "widget_key": widget_key, "lang": question["lang"], "id": question["id"]}
+    out = []
+    for redact in (False, True):
+        out.append({
+            "method": profile["method"],
+            "url": _fill(url, fields, environ, redact),
+            "headers": _fill(profile["headers"], fields, environ, redact),
+            "body": _fill(profile["body"], fields, environ, redact),
+        })
+    return out[0], out[1]
+
+
+def get_path(doc, path):
+    """Follow a dotted path (``data.items.0.text``); None when it is absent."""
+    value = doc
+    for part in path.split("."):
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return None
+    return value
+
+
+def extract(body_text, response_spec):
+    """Answer, source URLs and grounding flag from a response body.
+
+    Returns a dict: ``answer`` (str or None), ``sources`` (list of URL
+    strings), ``grounded`` (True, False or None when not reported) and
+    ``problem`` (None, or why no answer could be read).
+    """
+    out = {"answer": None, "sources": [], "grounded": None, "problem": None}
+    try:
+        doc = json.loads(body_text)
+    except (ValueError, RecursionError):
+        out["problem"] = "response body is not JSON"
+        return out
+    answer = get_path(doc, response_spec["answer"])
+    if answer is None:
+        out["problem"] = f"response has no {response_spec['answer']}"
+    elif not isinstance(answer, str):
+        out["problem"] = f"response {response_spec['answer']} is not a string"
+    else:
+        out["answer"] = answer
+    if response_spec.get("sources"):
+        sources = get_path(doc, response_spec["sources"])
+        if isinstance(sources, list):
+            key = response_spec.get("source_url") or "url"
+            for item in sources:
+                url = item if isinstance(item, str) else (
+                    get_path(item, key) if isinstance(item, dict) else None)
+                if isinstance(url, str) and url:
+                    out["sources"].append(url)
+    if response_spec.get("grounded"):
+        grounded = get_path(doc, response_spec["grounded"])
+        if isinstance(grounded, bool):
+            out["grounded"] = grounded
+    return out

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Score raw answers to site-qa questions by the rubric's fixed rules.
+
+    python tools/eval-benchmark/score.py QUESTIONS RAW.jsonl [RAW2.jsonl ...]
+        [--reviews FILE] [--out results.md] [--json results.json]
+        [--decline-as-of YYYY-MM-DD]
+
+Positional files ending in .json are question files, those ending in .jsonl
+are raw answer files; give at least one of each. Every raw line is matched to
+its question file by the question file's sha256 recorded in the line:
+questions are frozen, so a raw line recorded against another version of the
+file is refused. A question with no raw line counts as not delivered.
+
+No model judges a model here: the measures are the rubric's section 4, the
+text rules are those of DESIGN section 6, the DECLINE list is dated below.
+Without --out or --json, the markdown table is printed on stdout.
+
+Exit codes: 0 scored; 2 could not score (bad arguments or a bad input file).
+"""
+
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from evalkit import BadInput, cli, one_line, schemas  # noqa: E402
+
+PROG = "score.py"
+
+# The DECLINE list: phrases that mark an answer as a decline, added by date and
+# language. A phrase states that the answer is not known or not on the site;
+# "please call us" alone is not a decline (an invented answer may end with it).
+# The list changes only between runs; a results file records the date of
+# the list it used, and --decline-as-of scores with the list as it stood then.
+DECLINE = (
+    ("2026-10-28", "en", (
+        "i don't know", "i don’t know", "i do not know",
+        "i couldn't find", "i couldn’t find", "i could not find",
+        "i can't find", "i can’t find", "i cannot find",
+        "not on our website", "not on the website", "not on this website",
+        "no information", "don't have information", "don’t have information",
+        "do not have information", "isn't mentioned", "isn’t mentioned", "is not mentioned",
+        "not able to answer", "unable to answer",
+    )),
+    ("2026-10-28", "he", (
+        "אין לי מידע", "אין מידע", "לא מצאתי", "לא הצלחתי למצוא", "איני יודע", "אינני יודע",
+        "אני לא יודע", "לא ידוע לי", "לא מופיע", "אין באתר", "אין לי תשובה",
+    )),
+    ("2026-10-28", "ru", (
+        "не знаю", "нет информации", "нет данных", "не нашёл", "не нашел", "не нашла",
+        "не удалось найти", "не могу ответить", "на сайте нет", "не упоминается",
+    )),
+    # After the 2026-Q4 run: 13 plain declines in that run carried none of the
+    # phrases above (rubric section 5).
+    ("2026-11-05", "en", (
+        "does not provide", "doesn't provide", "doesn’t provide",
+        "does not specify", "doesn't specify", "doesn’t specify",
+        "does not cover", "doesn't cover", "doesn’t cover",
+    )),
+    ("2026-11-05", "he", (
+        "אינו מספק", "אינה מספקת", "לא מספק", "לא מספקת",
+        "אינו מפרט", "אינה מפרטת", "לא מפרט", "לא מפרטת",
+        "אינו מכסה", "אינה מכסה", "לא מכסה", "לא מתייחס", "אינו מתייחס",
+    )),
+    ("2026-11-05", "ru", (
+        "не предоставляет", "не приводит", "не указывает", "не указано", "не уточняет",
+        "не охватывает", "не освещает", "не рассматривает",
+    )),
+)
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def decline_dates():
+    return sorted({date for date, _lang, _phrases in DECLINE})
+
+
+def decline_list(as_of=None):
+    """``(list date, phrases)`` of the DECLINE list as it stood on ``as_of``.
+
+    Without ``as_of``, the newest list. The phrases of every language apply to
+    every answer: a decline in the wrong language is still a decline, and the
+    language measure catches the language.
+    """
+    dates = decline_dates()
+    if as_of is None:
+        as_of = dates[-1]
+    if not _DATE.match(as_of):
+        raise BadInput(f"--decline-as-of {as_of!r}: give a date as YYYY-MM-DD")
+    if as_of < dates[0]:
+        raise BadInput(f"--decline-as-of {as_of}: the DECLINE list begins on {dates[0]}")
+    used = max(date for date in dates if date <= as_of)
+    phrases = []
+    for date, _lang, items in DECLINE:
+        if date <= as_of:
+            phrases.extend(items)
+    return used, phrases
+
+
+def parse_args(argv):
+    parser = cli.ArgumentParser(
+        prog=PROG, description=__doc__.split("\n\n")[0],
+        epilog=schemas.SCORE_HELP)
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="question files (.json) and raw answer files (.jsonl)")
+    parser.add_argument("--reviews", help="reviews-{quarter}.json to apply")
+    parser.add_argument("--out", help="write the markdown table here")
+    parser.add_argument("--json", dest="json_out", help="write results.json here")
+    parser.add_argument("--decline-as-of", metavar="YYYY-MM-DD",
+                        help="score with the DECLINE list as it stood on this date "
+                             f"(default: the newest, {decline_dates()[-1]})")
+    return parser.parse_args(argv)
+
+
+def load_inputs(files):
+    from evalkit.cases import load_site_qa
+    question_files = [f for f in files if f.endswith(".json")]
+    raw_files = [f for f in files if f.endswith(".jsonl")]
+    other = [f for f in files if f not in question_files and f not in raw_files]
+    if other:
+        raise BadInput(f"{other[0]}: name a question file (.json) or a raw file (.jsonl)")
+    if not question_files or not raw_files:
+        raise BadInput("give at least one question file (.json) and one raw file (.jsonl)")
+    sets = []
+    owner = {}
+    for path in question_files:
+        qset = load_site_qa(path)
+        for other_set in sets:
+            if other_set.sha256 == qset.sha256:
+                raise BadInput(f"{path}: the same question file as {other_set.path}")
+        for q in qset.questions:
+            if q["id"] in owner:
+                raise BadInput(f"{path}: {q['id']}: also in {owner[q['id']].path}")
+            owner[q["id"]] = qset
+        sets.append(qset)
+    return sets, raw_files
+
+
+def read_answers(raw_files, sets):
+    from evalkit.jsonl import iter_jsonl
+    from evalkit.measures import read_raw_line
+    by_sha = {qset.sha256: qset for qset in sets}
+    answers = {}
+    for path in raw_files:
+        for number, line in iter_jsonl(path):
+            where = f"{path}:{number}"
+            got = read_raw_line(line, where)
+            qset = by_sha.get(got["cases_sha256"])
+            if qset is None:
+                raise BadInput(
+                    f"{where}: answers a question file with sha256 {got['cases_sha256'][:12]}, "
+                    "which matches none of the files given; questions are frozen: "
+                    "score against the exact file that was asked")
+            if got["id"] not in qset.by_id:
+                raise BadInput(f"{where}: {got['id']} is not a question of {qset.path}")
+            if got["id"] in answers:
+                raise BadInput(f"{where}: a second answer to {got['id']} "
+                               f"(first at {answers[got['id']]['where']})")
+            got["where"] = where
+            answers[got["id"]] = got
+    return answers
+
+
+def provenance(sets, answers, reviews_path, review_count, list_date):
+    from evalkit import VERSION
+    lines = sorted(answers.values(), key=lambda got: got["id"])
+    runs = {}
+    for got in lines:
+        run = got["run"]
+        runs.setdefault(str(run.get("run_id")), run)
+    recorded = bool(lines) and all(
+        got["run"].get("tool") == "run.py" for got in lines)
+    targets = sorted({f"{got['target'].get('kind')} at {got['target'].get('url')}"
+                      for got in lines})
+    providers = sorted({str(got["target"].get("provider")) for got in lines
+                        if got["target"].get("provider")})
+    models = sorted({str(got["target"].get("model")) for got in lines
+                     if got["target"].get("model")})
+    commits = sorted({(str(run.get("git_commit") or ""), bool(run.get("git_dirty")))
+                      for run in runs.values()})
+    return {
+        "run": {"status": "recorded_live_run" if recorded else "not_run"},
+        "target": "; ".join(targets) or "none",
+        "provider": providers[0] if len(providers) == 1 else (providers or None),
+        "model": models[0] if len(models) == 1 else (models or None),
+        "prompt_versions": [],
+        "platform_versions": sorted({got["platform_version"] for got in lines
+                                     if got["platform_version"]}),
+        "run_dates": sorted({got["started_at"][:10] for got in lines
+                             if isinstance(got["started_at"], str)}),
+        "run_ids": sorted(runs),
+        "run_git_commits": [{"commit": c or None, "dirty": d} for c, d in commits],
+        "python_of_runs": sorted({str(run.get("python")) for run in runs.values()}),
+        "cases": [{"file": os.path.basename(qset.path), "set": qset.set,
+                   "sha256": qset.sha256} for qset in sets],
+        "reviews": {"file": os.path.basename(reviews_path) if reviews_path else None,
+                    "entries": review_count},
+        "decline_list_date": list_date,
+        "scorer": {"tool": PROG, "version": VERSION},
+    }
+
+
+def score(files, reviews_path=None, decline_as_of=None):
+    """The whole results document (a dict), from the files given."""
+    from evalkit.measures import MEASURES, judge
+    from evalkit.report import groups
+    from evalkit.reviews import load_reviews
+    from evalkit.textmatch import normalize
+
+    list_date, phrases = decline_list(decline_as_of)
+    phrases = [normalize(p) for p in phrases]
+    sets, raw_files = load_inputs(files)
+    by_id = {q["id"]: q for qset in sets for q in qset.questions}
+    reviews = load_reviews(reviews_path, by_id) if reviews_path else {}
+    answers = read_answers(raw_files, sets)
+
+    rows = []
+    for qset in sets:
+        for q in qset.questions:
+            got = answers.get(q["id"]) or {
+                "status": None, "answer": None, "sources": [], "grounded": None,
+                "latency_ms": None, "problem": "not asked", "attempts": 0}
+            mechanical, details = judge(q, got, phrases)
+            review = reviews.get(q["id"], {"faulty": None, "verdicts": {}})
+            after = dict(mechanical)
+            changes = {}
+            for measure, (value, reason) in review["verdicts"].items():
+                after[measure] = value
+                if value != mechanical[measure]:
+                    changes[measure] = (value, reason)
+            rows.append({
+                "id": q["id"], "set": qset.set, "lang": q["lang"], "kind": q["kind"],
+                "question": q["question"], "answer": got["answer"],
+                "sources": list(got["sources"]), "grounded": got["grounded"],
+                "latency_ms": got["latency_ms"], "attempts": got["attempts"],
+                "problem": got["problem"], "details": details,
+                "mechanical": mechanical, "after_review": after,
+                "reviews": [{"measure": m, "value": v, "reason": r}
+                            for m, (v, r) in sorted(review["verdicts"].items())],
+                "review_changes": changes,
+                "faulty": review["faulty"] is not None,
+            })
+    review_count = sum(len(r["verdicts"]) + (r["faulty"] is not None) for r in reviews.values())
+    result = {
+        "format": 1,
+        "suite": "site-qa",
+        "measures": list(MEASURES),
+        "provenance": provenance(sets, answers, reviews_path, review_count, list_date),
+        "groups": groups(rows, [qset.set for qset in sets]),
+        "faulty": [{"id": row["id"], "reason": reviews[row["id"]]["faulty"]}
+                   for row in rows if row["faulty"]],
+        "questions": rows,
+    }
+    return result
+
+
+def to_json(result):
+    """results.json: the review changes are kept as lists, not tuples."""
+    from evalkit.jsonl import dumps_file
+    out = dict(result)
+    out["questions"] = [
+        {k: v for k, v in row.items() if k != "review_changes"} for row in result["questions"]]
+    return dumps_file(out)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    from evalkit.jsonl import write_atomic
+    from evalkit.report import render_markdown
+    try:
+        result = score(args.files, args.reviews, args.decline_as_of)
+    except BadInput as exc:
+        print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
+        return 2
+    markdown = render_markdown(result)
+    try:
+        if args.out:
+            write_atomic(args.out, markdown)
+        if args.json_out:
+            write_atomic(args.json_out, to_json(result))
+    except OSError as exc:
+        print(f"{PROG}: {exc.filename}: cannot write: {exc.strerror}", file=sys.stderr)
+        return 2
+    if not args.out and not args.json_out:
+        sys.stdout.write(markdown)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

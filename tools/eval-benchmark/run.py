@@ -71,7 +71,7 @@ def ask(profile, url, question, widget_key, timeout, retry_pause, cap):
     """Ask one question (one retry on a failed request); the raw fields."""
     import json
     from evalkit import http
-    from evalkit.target import build_request, extract
+    from evalkit.target import build_request, derive
 
     sent, recorded = build_request(profile, url, question, widget_key)
     data = None
@@ -85,13 +85,10 @@ def ask(profile, url, question, widget_key, timeout, retry_pause, cap):
         attempt, response = http.send(sent["method"], sent["url"], sent["headers"], data,
                                       timeout, cap)
         attempts.append(attempt)
-        if attempt["status"] == 200:
+        if response is not None and response["status"] == 200:
             break
-    derived = {"answer": None, "sources": [], "grounded": None, "problem": None}
-    if response is not None and response["status"] == 200 and not response["truncated"]:
-        derived = extract(http.body_text(response), profile["response"])
     return {"request": recorded, "attempts": attempts, "response": response,
-            "derived": derived}
+            "derived": derive(response, profile["response"])}
 
 
 def delivered(line):

@@ -81,15 +81,6 @@ def body_record(data, truncated):
     return record
 
 
-def body_text(response):
-    """The body of a recorded response as text (invalid UTF-8 replaced)."""
-    if response.get("body") is not None:
-        return response["body"]
-    if response.get("body_base64"):
-        return base64.b64decode(response["body_base64"]).decode("utf-8", "replace")
-    return ""
-
-
 def _describe(exc):
     if isinstance(exc, urllib.error.URLError) and not isinstance(exc, urllib.error.HTTPError):
         exc = exc.reason if isinstance(exc.reason, BaseException) else exc
@@ -116,7 +107,8 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP):
     """Make one request; return ``(attempt, response)``.
 
     ``attempt``: started_at (UTC), status (int or None), error (str or None),
-    latency_ms. ``response``: None when no HTTP response came, else status,
+    latency_ms. ``response``: None when no whole HTTP response came (the
+    status may still be known when the body was cut off), else status,
     headers (lower-cased names, Set-Cookie left out) and the body record.
     """
     started_at = utc_now()
@@ -134,7 +126,13 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP):
         with resp:
             status = resp.status if hasattr(resp, "status") else resp.code
             head = {k.lower(): v for k, v in resp.headers.items() if k.lower() != "set-cookie"}
+            # A body cut off by the network is no response at all (response
+            # stays None), so the caller retries it like a refused connection.
             payload, truncated = _read_capped(resp, cap, deadline)
+            declared = resp.headers.get("Content-Length")
+            if not truncated and declared and declared.strip().isdigit() \
+                    and int(declared) != len(payload):
+                raise http.client.IncompleteRead(payload, int(declared) - len(payload))
             response = {"status": status, "headers": dict(sorted(head.items()))}
             response.update(body_record(payload, truncated))
             if truncated:

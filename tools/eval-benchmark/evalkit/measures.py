@@ -18,8 +18,7 @@ every measure that applies to its question: the visitor got nothing.
 """
 
 from . import BadInput
-from .http import body_text
-from .target import extract
+from .target import derive
 from .textmatch import contains_normalized, in_language, normalize, script_share
 from .urls import normalize_url
 
@@ -80,21 +79,16 @@ def read_raw_line(line, where):
            "grounded": None, "latency_ms": latency, "problem": None,
            "attempts": len(attempts), "started_at": last.get("started_at"),
            "platform_version": None}
+    if response is not None:
+        got["status"] = response["status"]
+        header = target.get("version_header")
+        if isinstance(header, str) and isinstance(response.get("headers"), dict):
+            got["platform_version"] = response["headers"].get(header.lower())
+    derived = derive(response, target["response"])
     if response is None:
-        got["problem"] = last.get("error") or "no response"
-        return got
-    got["status"] = response["status"]
-    header = target.get("version_header")
-    if isinstance(header, str) and isinstance(response.get("headers"), dict):
-        got["platform_version"] = response["headers"].get(header.lower())
-    if response.get("truncated"):
-        got["problem"] = "body over the size cap"
-    elif response["status"] != 200:
-        got["problem"] = f"HTTP {response['status']}"
-    else:
-        derived = extract(body_text(response), target["response"])
-        got.update(answer=derived["answer"], sources=derived["sources"],
-                   grounded=derived["grounded"], problem=derived["problem"])
+        derived["problem"] = last.get("error") or "no response"
+    got.update(answer=derived["answer"], sources=derived["sources"],
+               grounded=derived["grounded"], problem=derived["problem"])
     return got
 
 

@@ -145,6 +145,23 @@ def get_path(doc, path):
     return value
 
 
+def derive(response, response_spec):
+    """What a recorded response delivered: ``extract`` on a whole, UTF-8,
+    HTTP 200 body; otherwise the same dict with ``problem`` saying why not."""
+    if response is None:
+        return {"answer": None, "sources": [], "grounded": None, "problem": "no response"}
+    problem = None
+    if response.get("truncated"):
+        problem = "body over the size cap"
+    elif response.get("status") != 200:
+        problem = f"HTTP {response.get('status')}"
+    elif response.get("body") is None:
+        problem = "response body is not UTF-8"
+    if problem:
+        return {"answer": None, "sources": [], "grounded": None, "problem": problem}
+    return extract(response["body"], response_spec)
+
+
 def extract(body_text, response_spec):
     """Answer, source URLs and grounding flag from a response body.
 

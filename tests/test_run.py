@@ -1,0 +1,292 @@
+"""run.py against a real loopback widget server: what is sent, what is kept,
+retries, failures, resuming, and refusals."""
+
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from tests import support
+from tests.support import FIXTURES, WidgetServer, call_main, read_lines
+
+import run  # noqa: E402  (tools/eval-benchmark is on sys.path through support)
+
+QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
+
+
+def questions():
+    with open(QUESTIONS, encoding="utf-8") as fh:
+        return json.load(fh)["questions"]
+
+
+class RunTestCase(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = tmp.name
+        self.out = os.path.join(self.tmp, "raw.jsonl")
+
+    def server(self, **kwargs):
+        server = WidgetServer(**kwargs)
+        server.__enter__()
+        self.addCleanup(server.__exit__)
+        return server
+
+    def run_main(self, *args, endpoint=None):
+        argv = [QUESTIONS, self.out, "--retry-pause", "0", "--quiet"] + list(args)
+        if endpoint:
+            argv += ["--endpoint", endpoint]
+        return call_main(run, argv)
+
+
+class Asking(RunTestCase):
+    def test_every_question_once_with_the_widget_body(self):
+        srv = self.server()
+        code, out, err = self.run_main(endpoint=srv.url)
+        self.assertEqual((code, out, err), (0, "", ""))
+        lines = read_lines(self.out)
+        self.assertEqual([l["id"] for l in lines], [q["id"] for q in questions()])
+        first = srv.requests[0]["body"]
+        self.assertEqual(first, {"question": "How much is a first consultation?",
+                                 "page_url": "http://mini.example/en/", "key": "pk_mini_en"})
+        self.assertEqual(sorted(srv.counts.values()), [1] * len(questions()))
+
+    def test_the_raw_line(self):
+        srv = self.server(answers={"How much is a first consultation?": {
+            "answer": "It is $120.", "sources": [{"url": "http://mini.example/en/prices/"}],
+            "grounded": True}})
+        self.run_main("--only", "mini-en-01", endpoint=srv.url)
+        (line,) = read_lines(self.out)
+        self.assertEqual(line["format"], 1)
+        self.assertEqual(line["set"], "mini")
+        self.assertEqual(line["target"]["url"], srv.url)
+        self.assertEqual(len(line["attempts"]), 1)
+        attempt = line["attempts"][0]
+        self.assertEqual(attempt["status"], 200)
+        self.assertIsNone(attempt["error"])
+        self.assertRegex(attempt["started_at"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+        self.assertIsInstance(attempt["latency_ms"], int)
+        body = json.loads(line["response"]["body"])
+        self.assertEqual(body["answer"], "It is $120.")
+        self.assertEqual(line["response"]["headers"]["x-assistant-version"], "fake-widget 1.0")
+        self.assertEqual(line["derived"]["sources"], ["http://mini.example/en/prices/"])
+        with open(QUESTIONS, "rb") as fh:
+            import hashlib
+            self.assertEqual(line["run"]["cases_sha256"], hashlib.sha256(fh.read()).hexdigest())
+        for key in ("run_id", "tool_version", "git_commit", "git_dirty", "python", "concurrency"):
+            self.assertIn(key, line["run"])
+
+    def test_body_kept_exactly_as_received(self):
+        srv = self.server(answers={"How much is a first consultation?": {
+            "answer": "שלום\u200f — ₪120", "sources": []}})
+        self.run_main("--only", "mini-en-01", endpoint=srv.url)
+        (line,) = read_lines(self.out)
+        self.assertEqual(line["response"]["body"],
+                         json.dumps({"answer": "שלום\u200f — ₪120", "sources": []},
+                                    ensure_ascii=False))
+
+    def test_limit_and_only(self):
+        srv = self.server()
+        self.run_main("--limit", "2", endpoint=srv.url)
+        self.assertEqual([l["id"] for l in read_lines(self.out)], ["mini-en-01", "mini-en-02"])
+        os.unlink(self.out)
+        self.run_main("--only", "mini-ru-02,mini-he-01", endpoint=srv.url)
+        self.assertEqual(sorted(l["id"] for l in read_lines(self.out)),
+                         ["mini-he-01", "mini-ru-02"])
+
+    def test_concurrency_keeps_every_question_once(self):
+        srv = self.server()
+        code, _, _ = self.run_main("--concurrency", "8", endpoint=srv.url)
+        self.assertEqual(code, 0)
+        ids = [l["id"] for l in read_lines(self.out)]
+        self.assertEqual(sorted(ids), sorted(q["id"] for q in questions()))
+        self.assertEqual(read_lines(self.out)[0]["run"]["concurrency"], 8)
+
+    def test_endpoint_from_the_environment(self):
+        srv = self.server()
+        os.environ["BENCH_ENDPOINT"] = srv.url
+        self.addCleanup(os.environ.pop, "BENCH_ENDPOINT", None)
+        code, _, err = self.run_main("--limit", "1")
+        self.assertEqual((code, err), (0, ""))
+
+    def test_progress_lines(self):
+        srv = self.server()
+        code, _, err = call_main(run, [QUESTIONS, self.out, "--endpoint", srv.url,
+                                       "--limit", "2"])
+        self.assertEqual(code, 0)
+        lines = err.splitlines()
+        self.assertEqual(len(lines), 2)
+        self.assertRegex(lines[0], r"^\[1/2\] mini-en-01 200 \d+ ms$")
+
+
+class Failures(RunTestCase):
+    def only(self, mode, **kwargs):
+        q = questions()[0]
+        srv = self.server(modes={q["question"]: mode}, **kwargs)
+        code, out, err = self.run_main("--only", q["id"], *kwargs.pop("args", ()),
+                                       endpoint=srv.url)
+        (line,) = read_lines(self.out)
+        return srv, code, err, line, q
+
+    def test_one_retry_after_a_failed_request(self):
+        srv, code, err, line, q = self.only("fail_once")
+        self.assertEqual(code, 0)
+        self.assertEqual([a["status"] for a in line["attempts"]], [500, 200])
+        self.assertEqual(srv.counts[q["question"]], 2)
+
+    def test_no_more_than_one_retry(self):
+        srv, code, err, line, q = self.only("http500")
+        self.assertEqual(code, 1)
+        self.assertEqual([a["status"] for a in line["attempts"]], [500, 500])
+        self.assertEqual(srv.counts[q["question"]], 2)
+        self.assertIn("mini-en-01", err)
+        self.assertEqual(line["response"]["status"], 500)
+
+    def test_503(self):
+        _, code, _, line, _ = self.only("http503")
+        self.assertEqual((code, [a["error"] for a in line["attempts"]]), (1, ["HTTP 503"] * 2))
+
+    def test_no_retry_for_a_bad_answer(self):
+        for mode in ("invalid_json", "wrong_shape", "empty", "not_utf8"):
+            with self.subTest(mode=mode):
+                if os.path.exists(self.out):
+                    os.unlink(self.out)
+                srv, code, _, line, q = self.only(mode)
+                self.assertEqual(code, 1)
+                self.assertEqual(len(line["attempts"]), 1)
+                self.assertEqual(srv.counts[q["question"]], 1)
+
+    def test_not_utf8_kept_losslessly(self):
+        _, _, _, line, _ = self.only("not_utf8")
+        import base64
+        self.assertIsNone(line["response"]["body"])
+        self.assertEqual(base64.b64decode(line["response"]["body_base64"]),
+                         b'{"answer": "caf\xe9 \xff", "sources": []}')
+
+    def test_timeout(self):
+        q = questions()[0]
+        srv = self.server(modes={q["question"]: "timeout"}, sleep=2.0)
+        code, _, _ = self.run_main("--only", q["id"], "--timeout", "0.5", endpoint=srv.url)
+        (line,) = read_lines(self.out)
+        self.assertEqual(code, 1)
+        self.assertEqual([a["error"] for a in line["attempts"]], ["timeout", "timeout"])
+        self.assertIsNone(line["response"])
+
+    def test_slow_body_is_cut_at_the_timeout(self):
+        q = questions()[0]
+        srv = self.server(modes={q["question"]: "slow_body"}, sleep=0.4)
+        code, _, _ = self.run_main("--only", q["id"], "--timeout", "0.6", endpoint=srv.url)
+        (line,) = read_lines(self.out)
+        self.assertEqual(code, 1)
+        self.assertTrue(all(a["latency_ms"] < 1500 for a in line["attempts"]), line["attempts"])
+        self.assertEqual(line["attempts"][0]["error"], "timeout")
+
+    def test_reset_connection(self):
+        for mode in ("reset", "reset_after_headers"):
+            with self.subTest(mode=mode):
+                if os.path.exists(self.out):
+                    os.unlink(self.out)
+                srv, code, _, line, q = self.only(mode)
+                self.assertEqual(code, 1)
+                self.assertEqual(len(line["attempts"]), 2)
+                self.assertIsNone(line["response"])  # no whole response came
+                self.assertTrue(line["attempts"][0]["error"].startswith("connection"),
+                                line["attempts"][0])
+
+    def test_oversized_body(self):
+        q = questions()[0]
+        srv = self.server(big=5000)
+        srv.httpd.modes[q["question"]] = "oversized"
+        code, _, _ = self.run_main("--only", q["id"], "--max-bytes", "1000", endpoint=srv.url)
+        (line,) = read_lines(self.out)
+        self.assertEqual(code, 1)
+        self.assertTrue(line["response"]["truncated"])
+        self.assertEqual(line["response"]["bytes"], 1000)
+        self.assertEqual(len(line["attempts"]), 1)
+
+    def test_redirect_is_not_followed(self):
+        srv, code, _, line, q = self.only("redirect")
+        self.assertEqual(code, 1)
+        self.assertEqual([a["status"] for a in line["attempts"]], [302, 302])
+
+    def test_connection_refused(self):
+        srv = WidgetServer()
+        url = srv.url
+        srv.httpd.server_close()  # the port is now closed: nothing listens
+        code, _, _ = self.run_main("--only", "mini-en-01", endpoint=url)
+        (line,) = read_lines(self.out)
+        self.assertEqual(code, 1)
+        self.assertEqual([a["error"] for a in line["attempts"]], ["connection refused"] * 2)
+
+
+class Resuming(RunTestCase):
+    def test_questions_already_present_are_not_asked_again(self):
+        q = questions()
+        srv = self.server(modes={q[1]["question"]: "http500"})
+        self.assertEqual(self.run_main("--limit", "3", endpoint=srv.url)[0], 1)
+        before = dict(srv.counts)
+        code, _, err = self.run_main(endpoint=srv.url)
+        self.assertEqual(code, 1)  # mini-en-02 failed and is not asked again
+        self.assertIn("mini-en-02", err)
+        for item in q[:3]:
+            self.assertEqual(srv.counts[item["question"]], before[item["question"]])
+        self.assertEqual(sorted(l["id"] for l in read_lines(self.out)), sorted(i["id"] for i in q))
+
+    def test_a_torn_last_line_is_asked_again(self):
+        srv = self.server()
+        self.run_main("--limit", "3", endpoint=srv.url)
+        with open(self.out, "rb") as fh:
+            data = fh.read()
+        with open(self.out, "wb") as fh:
+            fh.write(data[:-40])  # the third line loses its end, as in a crash
+        code, _, err = self.run_main("--limit", "3", endpoint=srv.url)
+        self.assertEqual(code, 0)
+        self.assertIn("cut off", err)
+        ids = [l["id"] for l in read_lines(self.out)]
+        self.assertEqual(ids, ["mini-en-01", "mini-en-02", "mini-en-03"])
+        self.assertEqual(srv.counts[questions()[2]["question"]], 2)
+        self.assertEqual(srv.counts[questions()[0]["question"]], 1)
+
+    def test_another_question_file_refuses_to_append(self):
+        srv = self.server()
+        self.run_main("--limit", "1", endpoint=srv.url)
+        other = os.path.join(self.tmp, "questions-other.json")
+        shutil.copy(QUESTIONS, other)
+        with open(other, "a", encoding="utf-8") as fh:
+            fh.write("\n")
+        code, out, err = call_main(run, [other, self.out, "--endpoint", srv.url])
+        self.assertEqual(code, 2)
+        self.assertEqual(len(err.splitlines()), 1)
+        self.assertIn("another question file", err)
+
+
+class Refusals(RunTestCase):
+    def test_no_endpoint(self):
+        os.environ.pop("BENCH_ENDPOINT", None)
+        code, _, err = self.run_main()
+        self.assertEqual(code, 2)
+        self.assertEqual(err, "run.py: no endpoint: pass --endpoint URL, set BENCH_ENDPOINT, "
+                              "or give a target profile with a url\n")
+
+    def test_unknown_only_id(self):
+        code, _, err = self.run_main("--only", "nope", endpoint="http://127.0.0.1:9/")
+        self.assertEqual(code, 2)
+        self.assertIn("no question with id nope", err)
+
+    def test_bad_arguments_are_one_line(self):
+        for args in (["--limit", "0"], ["--concurrency", "0"], ["--timeout", "x"]):
+            with self.subTest(args=args):
+                code, _, err = self.run_main(*args, endpoint="http://127.0.0.1:9/")
+                self.assertEqual(code, 2)
+                self.assertEqual(len(err.splitlines()), 1, err)
+
+    def test_through_a_real_interpreter(self):
+        srv = self.server()
+        proc = support.run_script("run.py", QUESTIONS, self.out, "--endpoint", srv.url,
+                                  "--limit", "2", "--quiet")
+        self.assertEqual((proc.returncode, proc.stdout, proc.stderr), (0, "", ""))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,286 @@
+"""score.py: the golden tables, order independence, the dated DECLINE list,
+reviews, and every refusal (one line on stderr, exit 2, no traceback)."""
+
+import json
+import os
+import random
+import shutil
+import tempfile
+import unittest
+
+from tests import support
+from tests.support import FIXTURES, ROOT, call_main
+
+import score  # noqa: E402
+
+QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
+RAW = os.path.join(FIXTURES, "raw-mini.jsonl")
+REVIEWS = os.path.join(FIXTURES, "reviews-mini.json")
+GOLDEN = os.path.join(ROOT, "tests", "golden")
+
+
+def read(path):
+    with open(path, encoding="utf-8") as fh:
+        return fh.read()
+
+
+class ScoreTestCase(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = tmp.name
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def write(self, name, text):
+        with open(self.path(name), "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        return self.path(name)
+
+    def refuse(self, argv, expected):
+        code, out, err = call_main(score, argv)
+        self.assertEqual(code, 2, err)
+        self.assertEqual(out, "")
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertTrue(err.startswith("score.py: "), err)
+        self.assertIn(expected, err)
+        self.assertNotIn("Traceback", err)
+
+
+class Golden(ScoreTestCase):
+    def test_golden_tables_byte_for_byte(self):
+        md, js = self.path("results.md"), self.path("results.json")
+        proc = support.run_script("score.py", QUESTIONS, RAW, "--reviews", REVIEWS,
+                                  "--out", md, "--json", js)
+        self.assertEqual((proc.returncode, proc.stdout, proc.stderr), (0, "", ""))
+        self.assertEqual(read(md), read(os.path.join(GOLDEN, "mini-results.md")))
+        self.assertEqual(read(js), read(os.path.join(GOLDEN, "mini-results.json")))
+
+    def test_the_worked_example_is_what_its_script_writes(self):
+        proc = support.subprocess.run(
+            [support.sys.executable, os.path.join(FIXTURES, "make_mini_raw.py")],
+            capture_output=True, text=True, encoding="utf-8")
+        self.assertEqual(proc.stdout, read(RAW))
+
+    def test_hand_computed_figures(self):
+        result = score.score([QUESTIONS, RAW], REVIEWS)
+        rows = {(g["set"], g["lang"]): g for g in result["groups"]}
+        en = rows[("mini", "en")]
+        # Mechanical: en-01 and en-04 have their facts; en-02 says "eight", en-03 says $1200.
+        self.assertEqual(en["correct_facts"]["mechanical"], {"passed": 2, "applicable": 4, "rate": 0.5})
+        # After review: en-02 set true, en-03 faulty (out of every score).
+        self.assertEqual((en["correct_facts"]["passed"], en["correct_facts"]["applicable"]), (3, 3))
+        self.assertEqual((en["declined_when_not_on_site"]["passed"],
+                          en["declined_when_not_on_site"]["applicable"]), (1, 2))
+        # Latencies of delivered, non-faulty en answers: 737 774 849 885 922.
+        self.assertEqual(en["median_latency_ms"], 849)
+        ru = rows[("mini", "ru")]
+        self.assertEqual((ru["delivered"]["passed"], ru["delivered"]["applicable"]), (3, 4))
+        self.assertEqual((ru["right_page_cited"]["passed"], ru["right_page_cited"]["applicable"]), (1, 2))
+        self.assertEqual(result["provenance"]["run"]["status"], "not_run")
+        self.assertEqual(result["provenance"]["decline_list_date"], "2026-11-05")
+
+    def test_order_of_raw_lines_does_not_matter(self):
+        lines = read(RAW).splitlines(keepends=True)
+        expected = None
+        for seed in range(3):
+            random.Random(seed).shuffle(lines)
+            raw = self.write(f"raw-{seed}.jsonl", "".join(lines))
+            md = self.path(f"r{seed}.md")
+            js = self.path(f"r{seed}.json")
+            self.assertEqual(call_main(score, [QUESTIONS, raw, "--reviews", REVIEWS,
+                                               "--out", md, "--json", js])[0], 0)
+            got = (read(md), read(js))
+            expected = expected or got
+            self.assertEqual(got, expected)
+
+    def test_split_raw_files_give_the_same_table(self):
+        lines = read(RAW).splitlines(keepends=True)
+        a = self.write("a.jsonl", "".join(lines[:5]))
+        b = self.write("b.jsonl", "".join(lines[5:]))
+        code, out, _ = call_main(score, [QUESTIONS, a, b, "--reviews", REVIEWS])
+        self.assertEqual(code, 0)
+        self.assertEqual(out, read(os.path.join(GOLDEN, "mini-results.md")))
+
+
+class DeclineList(ScoreTestCase):
+    def test_as_of_an_earlier_date(self):
+        result = score.score([QUESTIONS, RAW], None, "2026-11-01")
+        row = next(r for r in result["questions"] if r["id"] == "mini-ru-16")
+        self.assertFalse(row["mechanical"]["declined_when_not_on_site"])
+        self.assertEqual(result["provenance"]["decline_list_date"], "2026-10-28")
+        result = score.score([QUESTIONS, RAW], None, "2026-11-05")
+        row = next(r for r in result["questions"] if r["id"] == "mini-ru-16")
+        self.assertTrue(row["mechanical"]["declined_when_not_on_site"])
+
+    def test_the_2026_11_05_additions(self):
+        _, before = score.decline_list("2026-11-04")
+        _, after = score.decline_list("2026-11-05")
+        for phrase in ("does not provide", "does not specify", "does not cover"):
+            self.assertNotIn(phrase, before)
+            self.assertIn(phrase, after)
+        added = set(after) - set(before)
+        self.assertTrue(any("\u0590" <= ch <= "\u05ff" for p in added for ch in p))
+        self.assertTrue(any("\u0400" <= ch <= "\u04ff" for p in added for ch in p))
+
+    def test_a_decline_then_an_invented_price_fails(self):
+        result = score.score([QUESTIONS, RAW])
+        row = next(r for r in result["questions"] if r["id"] == "mini-en-16")
+        self.assertEqual(row["details"]["decline_phrase"], "i couldn't find")
+        self.assertEqual(row["details"]["must_not_include_found"], ["acupuncture session costs", "$80"])
+        self.assertFalse(row["mechanical"]["declined_when_not_on_site"])
+
+    def test_bad_dates(self):
+        self.refuse([QUESTIONS, RAW, "--decline-as-of", "2026-10-01"], "the DECLINE list begins on")
+        self.refuse([QUESTIONS, RAW, "--decline-as-of", "yesterday"], "YYYY-MM-DD")
+
+
+def question_file(tmp, mutate):
+    with open(QUESTIONS, encoding="utf-8") as fh:
+        doc = json.load(fh)
+    mutate(doc)
+    path = os.path.join(tmp, "questions-bad.json")
+    support.write_json(path, doc)
+    return path
+
+
+class QuestionRefusals(ScoreTestCase):
+    CASES = [
+        ("duplicate id", lambda d: d["questions"][1].update(id="mini-en-01"),
+         "mini-en-01: duplicate id"),
+        ("unknown lang", lambda d: d["questions"][0].update(lang="fr"), "unknown lang 'fr'"),
+        ("unknown kind", lambda d: d["questions"][0].update(kind="trick"), "unknown kind 'trick'"),
+        ("no source_url", lambda d: d["questions"][0].pop("source_url"),
+         "mini-en-01: answerable question has no source_url"),
+        ("no evidence", lambda d: d["questions"][0].pop("evidence"),
+         "answerable question has no evidence"),
+        ("no fact groups", lambda d: d["questions"][0].update(facts=[]),
+         "mini-en-01: answerable question has no fact groups"),
+        ("empty fact group", lambda d: d["questions"][0].update(facts=[[]]),
+         "fact group 1 must be a non-empty list"),
+        ("not on site with facts", lambda d: d["questions"][4].update(facts=[["1"]]),
+         "mini-en-16: a not-on-site question cannot carry facts"),
+        ("not on site with source", lambda d: d["questions"][4].update(source_url="http://x/"),
+         "cannot carry source_url"),
+        ("empty string", lambda d: d["questions"][0].update(question="  "),
+         "question must be a non-empty string"),
+        ("empty spelling", lambda d: d["questions"][0].update(facts=[["120", ""]]),
+         "fact group 1"),
+        ("unknown key", lambda d: d["questions"][0].update(note="x"), "unknown key(s) note"),
+        ("unknown top key", lambda d: d.update(extra=1), "unknown key(s) extra"),
+        ("format", lambda d: d.update(format=2), "format 2 is not one this tool knows"),
+        ("suite", lambda d: d.update(suite="scenario"), "this loader reads 'site-qa'"),
+        ("no questions", lambda d: d.update(questions=[]), "questions must be a non-empty list"),
+        ("site without key", lambda d: d["sites"]["en"].pop("widget_key"),
+         "widget_key must be a non-empty string"),
+    ]
+
+    def test_each_refusal(self):
+        for name, mutate, expected in self.CASES:
+            with self.subTest(name):
+                self.refuse([question_file(self.tmp, mutate), RAW], expected)
+
+    def test_not_json_names_line_and_column(self):
+        path = self.write("questions-broken.json", '{\n  "suite": "site-qa",\n  "set": ]\n}\n')
+        self.refuse([path, RAW], "questions-broken.json:3:10: not valid JSON")
+
+    def test_not_utf8(self):
+        path = self.path("questions-latin1.json")
+        with open(path, "wb") as fh:
+            fh.write('{\n"set": "caf\u00e9"}\n'.encode("latin-1"))
+        self.refuse([path, RAW], "questions-latin1.json:2: not UTF-8")
+
+    def test_missing_file(self):
+        self.refuse([self.path("nope.json"), RAW], "nope.json: no such file")
+
+    def test_through_a_real_interpreter(self):
+        path = question_file(self.tmp, lambda d: d["questions"][0].update(facts=[]))
+        proc = support.run_script("score.py", path, RAW)
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(proc.stdout, "")
+        self.assertEqual(proc.stderr, f"score.py: {path}: mini-en-01: answerable question "
+                                      "has no fact groups\n")
+
+
+class RawRefusals(ScoreTestCase):
+    def test_frozen_questions(self):
+        other = self.path("questions-mini.json")
+        shutil.copy(QUESTIONS, other)
+        with open(other, "a", encoding="utf-8") as fh:
+            fh.write(" ")
+        self.refuse([other, RAW], "matches none of the files given; questions are frozen")
+
+    def test_torn_last_line(self):
+        raw = self.write("raw.jsonl", read(RAW)[:-30])
+        self.refuse([QUESTIONS, raw], "raw.jsonl:12: last line is cut off")
+
+    def test_bad_lines(self):
+        good = read(RAW).splitlines()
+        cases = [
+            ("not json", "{oops", "raw.jsonl:1: not valid JSON"),
+            ("blank", "", "raw.jsonl:1: blank line"),
+            ("a list", "[1, 2]", "a line must be a JSON object"),
+            ("nan", good[0].replace('"latency_ms":737', '"latency_ms":NaN'), "NaN is not a JSON number"),
+            ("second answer", good[0], "a second answer to mini-en-01"),
+            ("unknown id", good[0].replace('"id":"mini-en-01"', '"id":"mini-xx-01"'),
+             "mini-xx-01 is not a question of"),
+            ("no sha", good[0].replace('"cases_sha256"', '"cases_sha"'), "no run.cases_sha256"),
+            ("bad status", good[0].replace('"status":200,"truncated"', '"status":"200","truncated"'),
+             "response.status must be an integer"),
+        ]
+        for name, line, expected in cases:
+            with self.subTest(name):
+                raw = self.write("raw.jsonl", line + "\n" + "\n".join(good) + "\n")
+                self.refuse([QUESTIONS, raw], expected)
+
+    def test_files_must_be_named_for_what_they_are(self):
+        self.refuse([QUESTIONS], "give at least one question file (.json) and one raw file")
+        self.refuse([QUESTIONS, RAW, "notes.txt"], "notes.txt: name a question file")
+
+
+class ReviewRefusals(ScoreTestCase):
+    def reviews(self, entries, fmt=1):
+        return self.write("reviews.json", json.dumps({"format": fmt, "reviews": entries}))
+
+    def test_each_refusal(self):
+        cases = [
+            ("unknown id", [{"id": "nope", "measure": "delivered", "value": True, "reason": "x"}],
+             "unknown question id 'nope'"),
+            ("unknown measure", [{"id": "mini-en-01", "measure": "vibes", "value": True,
+                                  "reason": "x"}], "unknown measure 'vibes'"),
+            ("measure does not apply", [{"id": "mini-en-01", "measure": "declined_when_not_on_site",
+                                         "value": True, "reason": "x"}],
+             "declined_when_not_on_site does not apply to a answerable question"),
+            ("empty reason", [{"id": "mini-en-01", "measure": "delivered", "value": True,
+                               "reason": " "}], "reason must be a non-empty line"),
+            ("multi-line reason", [{"id": "mini-en-01", "measure": "delivered", "value": True,
+                                    "reason": "a\nb"}], "reason must be one line"),
+            ("not a boolean", [{"id": "mini-en-01", "measure": "delivered", "value": 1,
+                                "reason": "x"}], "value must be true or false"),
+            ("twice", [{"id": "mini-en-01", "measure": "delivered", "value": True, "reason": "x"}] * 2,
+             "two entries for delivered"),
+            ("faulty and a verdict", [{"id": "mini-en-01", "faulty": True, "reason": "x"},
+                                      {"id": "mini-en-01", "measure": "delivered", "value": True,
+                                       "reason": "x"}], "cannot also have verdict entries"),
+            ("unknown key", [{"id": "mini-en-01", "faulty": True, "reason": "x", "by": "me"}],
+             "unknown key(s) by"),
+        ]
+        for name, entries, expected in cases:
+            with self.subTest(name):
+                self.refuse([QUESTIONS, RAW, "--reviews", self.reviews(entries)], expected)
+
+    def test_format(self):
+        self.refuse([QUESTIONS, RAW, "--reviews", self.reviews([], fmt=7)], "format 1")
+
+    def test_a_confirming_review_changes_nothing(self):
+        code, out, _ = call_main(score, [QUESTIONS, RAW, "--reviews", self.reviews(
+            [{"id": "mini-en-16", "measure": "declined_when_not_on_site", "value": False,
+              "reason": "declines, then invents a price"}])])
+        self.assertEqual(code, 0)
+        self.assertEqual(out, call_main(score, [QUESTIONS, RAW])[1].replace(
+            "- Reviews: none", "- Reviews: reviews.json (1 entries)"))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -273,14 +273,32 @@ class ReviewRefusals(ScoreTestCase):
     def test_format(self):
         self.refuse([QUESTIONS, RAW, "--reviews", self.reviews([], fmt=7)], "format 1")
 
-    def test_a_confirming_review_changes_nothing(self):
-        code, out, _ = call_main(score, [QUESTIONS, RAW, "--reviews", self.reviews(
-            [{"id": "mini-en-16", "measure": "declined_when_not_on_site", "value": False,
-              "reason": "declines, then invents a price"}])])
-        self.assertEqual(code, 0)
-        self.assertEqual(out, call_main(score, [QUESTIONS, RAW])[1].replace(
-            "- Reviews: none", "- Reviews: reviews.json (1 entries)"))
+    def test_a_confirming_review_changes_no_figure(self):
+        path = self.reviews([{"id": "mini-en-16", "measure": "declined_when_not_on_site",
+                              "value": False, "reason": "declines, then invents a price"}])
+        reviewed = score.score([QUESTIONS, RAW], path)
+        plain = score.score([QUESTIONS, RAW])
+        self.assertEqual(reviewed["groups"], plain["groups"])
+        self.assertEqual(reviewed["review_coverage"]["reviewed"], 1)
+        self.assertEqual(plain["review_coverage"],
+                         {"required": 8, "reviewed": 0, "missing": [
+                             "mini-en-02", "mini-en-03", "mini-en-16", "mini-en-17",
+                             "mini-he-16", "mini-ru-01", "mini-ru-16", "mini-ru-17"]})
 
+    def test_todo_reason_is_refused(self):
+        self.refuse([QUESTIONS, RAW, "--reviews", self.reviews(
+            [{"id": "mini-en-02", "measure": "correct_facts", "value": False, "reason": "TODO"}])],
+            "reason is still TODO")
+
+    def test_review_sheet(self):
+        sheet = self.path("sheet.md")
+        code, out, err = call_main(score, [QUESTIONS, RAW, "--review-sheet", sheet])
+        self.assertEqual((code, out, err), (0, "", ""))
+        text = read(sheet)
+        self.assertIn("8 answers to read; 0 already have an entry.", text)
+        self.assertEqual(text.count("\n## "), 8)
+        self.assertIn('{"id": "mini-en-02", "measure": "correct_facts", "value": false, '
+                      '"reason": "TODO"},', text)
 
 if __name__ == "__main__":
     unittest.main()

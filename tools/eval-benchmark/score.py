@@ -18,6 +18,7 @@ Without --out or --json, the markdown table is printed on stdout.
 Exit codes: 0 scored; 2 could not score (bad arguments or a bad input file).
 """
 
+import json
 import os
 import re
 import sys
@@ -107,6 +108,9 @@ def parse_args(argv):
     parser.add_argument("--reviews", help="reviews-{quarter}.json to apply")
     parser.add_argument("--out", help="write the markdown table here")
     parser.add_argument("--json", dest="json_out", help="write results.json here")
+    parser.add_argument("--review-sheet", metavar="FILE",
+                        help="write the answers a person must read (markdown), with an "
+                             "entry to fill in for each")
     parser.add_argument("--decline-as-of", metavar="YYYY-MM-DD",
                         help="score with the DECLINE list as it stood on this date "
                              f"(default: the newest, {decline_dates()[-1]})")
@@ -201,6 +205,58 @@ def provenance(sets, answers, reviews_path, review_count, list_date):
     }
 
 
+def needs_review(row):
+    """The rubric: every answer to a not-on-site question, and every
+    answerable one that failed a measure, is read by a person."""
+    if row["kind"] == "not_on_site":
+        return True
+    return any(value is False for value in row["mechanical"].values())
+
+
+def coverage(rows):
+    required = [row["id"] for row in rows if row["review_required"]]
+    missing = [row["id"] for row in rows if row["review_required"] and not row["reviewed"]]
+    return {"required": len(required), "reviewed": len(required) - len(missing),
+            "missing": missing}
+
+
+def review_sheet(result):
+    """A markdown sheet of the answers a person must read, each with a
+    reviews entry to copy into reviews-{quarter}.json once the reason is
+    written (a reason left as TODO is refused)."""
+    from evalkit.measures import APPLIES, MEASURES
+    lines = ["# Review sheet", "",
+             "Read each answer below. For each, copy its entry into the reviews file "
+             "(`{\"format\": 1, \"reviews\": [...]}`), set `value` to your verdict "
+             "and write a one-line `reason`. An entry whose value equals the mechanical "
+             "verdict records that you read it and agree; use "
+             "`{\"id\": ..., \"faulty\": true, \"reason\": ...}` for a faulty question.", ""]
+    rows = [row for row in result["questions"] if row["review_required"]]
+    coverage_ = result["review_coverage"]
+    lines.append(f"{coverage_['required']} answers to read; {coverage_['reviewed']} already "
+                 "have an entry.")
+    for row in rows:
+        lines += ["", f"## {row['id']} ({row['kind']}){' - reviewed' if row['reviewed'] else ''}",
+                  "", f"- Question: {row['question']}"]
+        if row.get("evidence"):
+            lines.append(f"- Evidence: {row['evidence']} ({row['source_url']})")
+        if row.get("must_not_include"):
+            lines.append(f"- Must not include: {', '.join(row['must_not_include'])}")
+        answer = row["answer"] if row["answer"] is not None else f"(no answer: {row['problem']})"
+        lines.append(f"- Answer: {' '.join(answer.split())}")
+        lines.append(f"- Sources: {', '.join(row['sources']) or 'none'}; "
+                     f"grounded: {json.dumps(row['grounded'])}")
+        verdicts = ", ".join(f"{m} {json.dumps(row['mechanical'][m])}" for m in MEASURES
+                             if m in APPLIES[row["kind"]])
+        lines.append(f"- Mechanical: {verdicts}")
+        measure = ("declined_when_not_on_site" if row["kind"] == "not_on_site" else next(
+            (m for m in MEASURES if row["mechanical"][m] is False), "correct_facts"))
+        entry = {"id": row["id"], "measure": measure, "value": row["mechanical"][measure],
+                 "reason": "TODO"}
+        lines += ["", "    " + json.dumps(entry, ensure_ascii=False) + ","]
+    return "\n".join(lines) + "\n"
+
+
 def score(files, reviews_path=None, decline_as_of=None):
     """The whole results document (a dict), from the files given."""
     from evalkit.measures import MEASURES, judge
@@ -231,7 +287,9 @@ def score(files, reviews_path=None, decline_as_of=None):
                     changes[measure] = (value, reason)
             rows.append({
                 "id": q["id"], "set": qset.set, "lang": q["lang"], "kind": q["kind"],
-                "question": q["question"], "answer": got["answer"],
+                "question": q["question"], "evidence": q.get("evidence"),
+                "source_url": q.get("source_url"), "must_not_include": q.get("must_not_include"),
+                "answer": got["answer"],
                 "sources": list(got["sources"]), "grounded": got["grounded"],
                 "latency_ms": got["latency_ms"], "attempts": got["attempts"],
                 "problem": got["problem"], "details": details,
@@ -242,6 +300,9 @@ def score(files, reviews_path=None, decline_as_of=None):
                 "faulty": review["faulty"] is not None,
             })
     review_count = sum(len(r["verdicts"]) + (r["faulty"] is not None) for r in reviews.values())
+    for row in rows:
+        row["review_required"] = needs_review(row)
+        row["reviewed"] = row["id"] in reviews
     result = {
         "format": 1,
         "suite": "site-qa",
@@ -250,6 +311,7 @@ def score(files, reviews_path=None, decline_as_of=None):
         "groups": groups(rows, [qset.set for qset in sets]),
         "faulty": [{"id": row["id"], "reason": reviews[row["id"]]["faulty"]}
                    for row in rows if row["faulty"]],
+        "review_coverage": coverage(rows),
         "questions": rows,
     }
     return result
@@ -279,10 +341,12 @@ def main(argv=None):
             write_atomic(args.out, markdown)
         if args.json_out:
             write_atomic(args.json_out, to_json(result))
+        if args.review_sheet:
+            write_atomic(args.review_sheet, review_sheet(result))
     except OSError as exc:
         print(f"{PROG}: {exc.filename}: cannot write: {exc.strerror}", file=sys.stderr)
         return 2
-    if not args.out and not args.json_out:
+    if not (args.out or args.json_out or args.review_sheet):
         sys.stdout.write(markdown)
     return 0
 

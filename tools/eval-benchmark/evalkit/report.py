@@ -100,6 +100,12 @@ def render_markdown(result):
                  "question, no review applied) in brackets where it differs. "
                  "– means the measure does not apply.")
     faulty = result["faulty"]
+    cov = result["review_coverage"]
+    lines.append("")
+    lines.append(f"Human review: {cov['reviewed']} of {cov['required']} answers that the rubric "
+                 "requires a person to read have a review entry"
+                 + ("." if not cov["missing"] else
+                    f"; not reviewed: {', '.join(cov['missing'])}."))
     lines += ["", "## Faulty questions (left out of every score)", ""]
     lines += [f"- {item['id']}: {item['reason']}" for item in faulty] or ["None."]
     changes = [(row["id"], measure, row["mechanical"][measure], value, reason)

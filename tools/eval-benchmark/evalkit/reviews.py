@@ -45,6 +45,8 @@ def load_reviews(path, questions_by_id):
             raise BadInput(f"{where}: reason must be a non-empty line")
         if "\n" in reason or "\r" in reason:
             raise BadInput(f"{where}: reason must be one line")
+        if reason.strip().upper() == "TODO":
+            raise BadInput(f"{where}: reason is still TODO: write what you read")
         record = out.setdefault(qid, {"faulty": None, "verdicts": {}})
         if "faulty" in entry:
             if entry["faulty"] is not True or "measure" in entry or "value" in entry:

@@ -1,18 +1,66 @@
 # The benchmark pipeline. Targets name real files, so make redoes only what changed.
+#   make demo                         the whole benchmark, offline, against the reference assistant
+#   make run QUARTER=2026-Q4          ask both sets (ENDPOINT=... or BENCH_ENDPOINT, TARGET=profile)
+#   make score QUARTER=2026-Q4        score with build/QUARTER/reviews-QUARTER.json if present
+#   make publish QUARTER=2026-Q4      assemble Documents/c4-benchmark/QUARTER with its MANIFEST
+#   make reproduce QUARTER=2026-Q4    re-score a published quarter and compare byte for byte
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DELETE_ON_ERROR:
-MAKEFLAGS += --warn-undefined-variables --no-builtin-rules
+MAKEFLAGS += --no-builtin-rules
 
 PY ?= python3
-TOOLS := tools/eval-benchmark
+QUARTER ?= demo
+ENDPOINT ?=
+TARGET ?=
+PUBLISH_FLAGS ?=
 
-.PHONY: help test golden
+TOOLS := tools/eval-benchmark
+BENCH := Documents/c4-benchmark
+WORK := build/$(QUARTER)
+SETS := med biz
+QUESTIONS := $(foreach s,$(SETS),$(BENCH)/questions-$(s).json)
+RAWS := $(foreach s,$(SETS),$(WORK)/raw-$(s).jsonl)
+REVIEWS := $(wildcard $(WORK)/reviews-$(QUARTER).json)
+RUN_FLAGS := $(if $(ENDPOINT),--endpoint $(ENDPOINT)) $(if $(TARGET),--target $(TARGET))
+
+# A quarter name becomes a folder name: YYYY-QN or a plain slug, nothing else.
+ifeq ($(shell [[ '$(QUARTER)' =~ ^([0-9]{4}-Q[1-4]|[a-z0-9][a-z0-9-]{0,39})$$ ]] && echo ok),)
+$(error QUARTER='$(QUARTER)': give YYYY-QN (2026-Q4) or a plain slug such as demo)
+endif
+
+.PHONY: help test demo run score publish reproduce golden
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
 
 test: ## run every test (unittest, standard library only)
 	$(PY) -m unittest
+
+demo: ## the whole benchmark offline: reference assistant, both sets, results table
+	$(PY) tools/demo-assistant/run_demo.py --out build/demo
+	@touch build/demo/run.done
+
+run: $(WORK)/run.done ## ask both sets of QUARTER against the configured target
+# run.py continues an interrupted run and exits 1 when some questions got no
+# answer (recorded, listed); only 2 (could not start) stops make.
+$(WORK)/run.done: $(QUESTIONS)
+	@mkdir -p $(WORK)
+	for s in $(SETS); do \
+	  $(PY) $(TOOLS)/run.py $(BENCH)/questions-$$s.json $(WORK)/raw-$$s.jsonl $(RUN_FLAGS) || [ $$? -eq 1 ]; \
+	done
+	touch $@
+
+score: $(WORK)/results.md ## score QUARTER (with its reviews) and write its review sheet
+$(WORK)/results.md: $(WORK)/run.done $(REVIEWS) $(QUESTIONS)
+	$(PY) $(TOOLS)/score.py $(QUESTIONS) $(RAWS) $(if $(REVIEWS),--reviews $(REVIEWS)) \
+	  --json $(WORK)/results.json --review-sheet $(WORK)/review-sheet.md --out $@
+	@cat $@
+
+publish: $(WORK)/run.done ## publish QUARTER into Documents/c4-benchmark/QUARTER (PUBLISH_FLAGS=--force)
+	$(PY) $(TOOLS)/publish.py $(QUARTER) --from $(WORK) $(PUBLISH_FLAGS)
+
+reproduce: ## re-score the published QUARTER and compare every output byte for byte
+	$(PY) $(TOOLS)/reproduce.py $(BENCH)/$(QUARTER)
 
 golden: ## rewrite the golden tables of the test fixtures (review the diff!)
 	$(PY) $(TOOLS)/score.py tests/fixtures/questions-mini.json tests/fixtures/raw-mini.jsonl \

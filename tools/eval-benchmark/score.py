@@ -326,6 +326,14 @@ def to_json(result):
     return dumps_file(out)
 
 
+def write_outputs(result, folder):
+    """results.md, results.json and index.html of a quarter folder."""
+    from evalkit.jsonl import write_atomic
+    from evalkit.report import render_markdown
+    write_atomic(os.path.join(folder, "results.md"), render_markdown(result))
+    write_atomic(os.path.join(folder, "results.json"), to_json(result))
+
+
 def main(argv=None):
     args = parse_args(argv)
     from evalkit.jsonl import write_atomic

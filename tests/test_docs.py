@@ -1,0 +1,104 @@
+"""The documentation is true: every command in a ```sh block of README.md runs,
+exactly as written, in a copy of the project, and the table sample in the
+README is the published demo table."""
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+
+from tests.support import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "tools", "demo-assistant"))
+import server  # noqa: E402
+
+DOCS = ["README.md"]
+SKIP = {"make test"}  # the suite itself: running it here would recurse
+
+
+def sh_commands(path):
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+    return [line for block in blocks for line in block.splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+def copy_project(dest):
+    shutil.copytree(ROOT, dest, ignore=shutil.ignore_patterns(
+        ".git", "build", "__pycache__", "*.pyc"))
+
+
+class Commands(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.project = os.path.join(tmp.name, "project")
+        copy_project(self.project)
+        # `python` and `python3` in the commands are the interpreter running the tests.
+        shims = os.path.join(tmp.name, "bin")
+        os.makedirs(shims)
+        for name in ("python", "python3"):
+            os.symlink(sys.executable, os.path.join(shims, name))
+        self.env = dict(os.environ, PATH=shims + os.pathsep + os.environ["PATH"])
+        self.env.pop("PYENV_VERSION", None)
+        self.env.pop("MAKEFLAGS", None)
+        self.env.pop("MAKELEVEL", None)
+        httpd = server.make_server(quiet=True)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        self.addCleanup(httpd.server_close)
+        self.addCleanup(httpd.shutdown)
+        self.env["BENCH_ENDPOINT"] = f"http://127.0.0.1:{httpd.server_address[1]}/api/query"
+
+    def run_command(self, command):
+        return subprocess.run(["bash", "-c", command], cwd=self.project, env=self.env,
+                              capture_output=True, text=True, encoding="utf-8", timeout=120)
+
+    def test_every_readme_command(self):
+        commands = sh_commands(os.path.join(ROOT, "README.md"))
+        self.assertIn("make demo", commands)
+        self.assertIn("make reproduce QUARTER=demo", commands)
+        for command in commands:
+            if command in SKIP:
+                continue
+            with self.subTest(command=command):
+                proc = self.run_command(command)
+                self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+                if command == "make demo":
+                    self.assertIn("| all | all | 120/120 |", proc.stdout)
+                    self.assert_no_orphan()
+        with open(os.path.join(self.project, "med.md"), encoding="utf-8") as fh:
+            self.assertIn("| med | en | 20/20 |", fh.read())
+
+    def assert_no_orphan(self):
+        with open(os.path.join(self.project, "build", "demo", "assistant.port")) as fh:
+            port = int(fh.read())
+        with self.assertRaises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
+class TableSample(unittest.TestCase):
+    def test_readme_table_is_the_published_one(self):
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+            readme = fh.read()
+        with open(os.path.join(ROOT, "Documents", "c4-benchmark", "demo", "results.md"),
+                  encoding="utf-8") as fh:
+            published = fh.read().splitlines()
+        sample = readme.split("<!-- demo-table:")[1].split("\n\n")[0].splitlines()[1:]
+        self.assertGreaterEqual(len(sample), 3)
+        for line in sample:
+            self.assertIn(line, published)
+
+    def test_first_lines_are_the_two_commands(self):
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+            head = fh.read().split("```sh\n", 1)[1].split("```")[0]
+        self.assertEqual(head.split("\n")[:2], ["make demo", "make test"])
+
+
+if __name__ == "__main__":
+    unittest.main()

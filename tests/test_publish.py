@@ -1,0 +1,149 @@
+"""Quarter folders: publish.py assembles and refuses, reproduce.py re-scores
+the published demo quarter byte for byte and says which file differs."""
+
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from tests import support
+from tests.support import ROOT, call_main
+
+import publish  # noqa: E402
+import reproduce  # noqa: E402
+
+DEMO = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
+BENCH = os.path.join(ROOT, "Documents", "c4-benchmark")
+
+
+class Reproduce(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.folder = os.path.join(tmp.name, "demo")
+        shutil.copytree(DEMO, self.folder)
+
+    def test_the_published_demo_reproduces(self):
+        proc = support.run_script("reproduce.py", DEMO)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        lines = proc.stdout.splitlines()
+        self.assertIn("identical  results.md", lines)
+        self.assertIn("identical  results.json", lines)
+        self.assertIn("verified   raw-med.jsonl", lines)
+        self.assertTrue(all(l.startswith(("identical", "verified")) for l in lines), lines)
+
+    def test_one_changed_byte_of_a_raw_answer_fails_and_names_the_file(self):
+        path = os.path.join(self.folder, "raw-med.jsonl")
+        with open(path, "rb") as fh:
+            data = bytearray(fh.read())
+        at = data.index(b"Saturdays")
+        data[at] = ord("s")
+        with open(path, "wb") as fh:
+            fh.write(data)
+        code, out, err = call_main(reproduce, [self.folder])
+        self.assertEqual(code, 1)
+        self.assertIn("differs    raw-med.jsonl (input does not match MANIFEST.json)", out)
+        self.assertIn("NOT reproduced", err)
+
+    def test_a_changed_result_shows_a_diff(self):
+        path = os.path.join(self.folder, "results.md")
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text.replace("| med | en | 20/20 |", "| med | en | 19/20 |"))
+        code, out, _ = call_main(reproduce, [self.folder])
+        self.assertEqual(code, 1)
+        self.assertIn("differs    results.md", out)
+        self.assertIn("-| med | en | 19/20 |", out)
+        self.assertIn("+| med | en | 20/20 |", out)
+
+    def test_a_file_not_in_the_manifest(self):
+        with open(os.path.join(self.folder, "extra.txt"), "w") as fh:
+            fh.write("x")
+        code, out, _ = call_main(reproduce, [self.folder])
+        self.assertEqual(code, 1)
+        self.assertIn("differs    extra.txt (not in MANIFEST.json)", out)
+
+    def test_no_manifest(self):
+        os.unlink(os.path.join(self.folder, "MANIFEST.json"))
+        code, _, err = call_main(reproduce, [self.folder])
+        self.assertEqual(code, 2)
+        self.assertIn("MANIFEST.json: no such file", err)
+
+
+class Publish(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.bench = os.path.join(tmp.name, "bench")
+        self.work = os.path.join(tmp.name, "work")
+        os.makedirs(self.bench)
+        os.makedirs(self.work)
+        for name in ("questions-med.json", "questions-biz.json"):
+            shutil.copy(os.path.join(BENCH, name), self.bench)
+        for name in ("raw-med.jsonl", "raw-biz.jsonl"):
+            shutil.copy(os.path.join(DEMO, name), self.work)
+
+    def publish(self, *args, quarter="2026-Q4"):
+        return call_main(publish, [quarter, "--from", self.work, "--bench", self.bench] + list(args))
+
+    def reviews(self, quarter):
+        shutil.copy(os.path.join(DEMO, "reviews-demo.json"),
+                    os.path.join(self.work, f"reviews-{quarter}.json"))
+
+    def test_publish_then_reproduce(self):
+        self.reviews("2026-Q4")
+        code, _, err = self.publish()
+        self.assertEqual(code, 0, err)
+        folder = os.path.join(self.bench, "2026-Q4")
+        self.assertEqual(sorted(os.listdir(folder)), [
+            "MANIFEST.json", "questions-biz.json", "questions-med.json", "raw-biz.jsonl",
+            "raw-med.jsonl", "results.json", "results.md", "reviews-2026-Q4.json"])
+        with open(os.path.join(folder, "MANIFEST.json"), encoding="utf-8") as fh:
+            manifest = json.load(fh)
+        self.assertEqual(manifest["review_coverage"]["reviewed"], 98)
+        self.assertEqual(manifest["decline_list_date"], "2026-11-05")
+        self.assertEqual(manifest["runs"]["platform_versions"], ["demo-assistant 0.1.0"])
+        code, out, _ = call_main(reproduce, [folder])
+        self.assertEqual(code, 0, out)
+        # Nothing else was written next to the quarter.
+        self.assertEqual(sorted(os.listdir(self.bench)),
+                         ["2026-Q4", "questions-biz.json", "questions-med.json"])
+
+    def test_refuses_to_overwrite_unless_forced(self):
+        self.reviews("2026-Q4")
+        self.assertEqual(self.publish()[0], 0)
+        code, _, err = self.publish()
+        self.assertEqual(code, 2)
+        self.assertIn("already published; pass --force", err)
+        self.assertEqual(self.publish("--force")[0], 0)
+
+    def test_refuses_unreviewed_answers(self):
+        code, _, err = self.publish()
+        self.assertEqual(code, 2)
+        self.assertIn("98 of 98 answers the rubric requires a person to read have no review entry", err)
+        self.assertFalse(os.path.exists(os.path.join(self.bench, "2026-Q4")))
+        code, _, _ = self.publish("--allow-unreviewed")
+        self.assertEqual(code, 0)
+        with open(os.path.join(self.bench, "2026-Q4", "results.md"), encoding="utf-8") as fh:
+            self.assertIn("Human review: 0 of 98 answers", fh.read())
+
+    def test_quarter_names(self):
+        for bad in ("../x", "2026-Q5", "Q4", "a/b", "", ".hidden", "UPPER"):
+            with self.subTest(bad=bad):
+                code, _, err = self.publish(quarter=bad)
+                self.assertEqual(code, 2)
+                self.assertIn("give YYYY-QN", err)
+        self.assertEqual(sorted(os.listdir(self.bench)), ["questions-biz.json", "questions-med.json"])
+
+    def test_changed_question_file_is_refused(self):
+        with open(os.path.join(self.bench, "questions-med.json"), "a", encoding="utf-8") as fh:
+            fh.write(" ")
+        code, _, err = self.publish("--allow-unreviewed")
+        self.assertEqual(code, 2)
+        self.assertIn("questions are frozen", err)
+
+
+if __name__ == "__main__":
+    unittest.main()

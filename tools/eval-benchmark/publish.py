@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Assemble a quarter folder from a run's files, score it, write its manifest.
+
+    python tools/eval-benchmark/publish.py QUARTER --from WORK [--bench DIR]
+        [--force] [--allow-unreviewed]
+
+Takes from WORK the raw answers (raw-*.jsonl) and, if present, the reviews
+(reviews-QUARTER.json); takes from the benchmark folder (--bench, default
+Documents/c4-benchmark) the question files those raw lines were asked from,
+checked by sha256. Scores them (results.md, results.json, index.html), writes
+MANIFEST.json, and moves the whole folder into place at once:
+BENCH/QUARTER/. Bad results are published exactly like good ones.
+
+Refuses (exit 2): a quarter name that is not YYYY-QN or a plain slug; a
+quarter already published (unless --force); a quarter where an answer the
+rubric requires a person to read has no review entry (unless
+--allow-unreviewed, and then the results say so in plain words).
+"""
+
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from evalkit import BadInput, cli, one_line  # noqa: E402
+
+PROG = "publish.py"
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_BENCH = os.path.join(os.path.dirname(os.path.dirname(HERE)), "Documents", "c4-benchmark")
+
+
+def parse_args(argv):
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument("quarter", help="YYYY-QN or a plain slug such as demo")
+    parser.add_argument("--from", dest="work", required=True,
+                        help="the run's folder (raw-*.jsonl, reviews-QUARTER.json)")
+    parser.add_argument("--bench", default=DEFAULT_BENCH, help="the benchmark folder")
+    parser.add_argument("--force", action="store_true", help="replace a published quarter")
+    parser.add_argument("--allow-unreviewed", action="store_true",
+                        help="publish although some required answers have no review")
+    return parser.parse_args(argv)
+
+
+def gather(work, bench, quarter, staging):
+    """Copy the inputs into ``staging``; return their names."""
+    from evalkit.jsonl import iter_jsonl
+    from evalkit.quarter import sha256_file
+    if not os.path.isdir(work):
+        raise BadInput(f"{work}: no such folder (run the quarter first: make run)")
+    raws = sorted(f for f in os.listdir(work) if f.startswith("raw-") and f.endswith(".jsonl"))
+    if not raws:
+        raise BadInput(f"{work}: no raw-*.jsonl answers to publish")
+    names = []
+    questions = {}
+    for raw in raws:
+        for number, line in iter_jsonl(os.path.join(work, raw)):
+            run = line.get("run") if isinstance(line.get("run"), dict) else {}
+            name, sha = run.get("cases_file"), run.get("cases_sha256")
+            if not isinstance(name, str) or os.path.basename(name) != name or \
+                    not name.startswith("questions-") or not name.endswith(".json"):
+                raise BadInput(f"{work}/{raw}:{number}: run.cases_file {name!r} is not a "
+                               "question file name")
+            questions.setdefault(name, set()).add(sha)
+        shutil.copyfile(os.path.join(work, raw), os.path.join(staging, raw))
+        names.append(raw)
+    for name, shas in sorted(questions.items()):
+        source = os.path.join(bench, name)
+        if not os.path.exists(source):
+            raise BadInput(f"{source}: the question file the raw answers were asked from is missing")
+        actual = sha256_file(source)
+        if shas != {actual}:
+            raise BadInput(f"{source}: sha256 {actual[:12]} differs from the one recorded in the "
+                           "raw answers; questions are frozen: publish from the file that was asked")
+        shutil.copyfile(source, os.path.join(staging, name))
+        names.append(name)
+    reviews = f"reviews-{quarter}.json"
+    if os.path.exists(os.path.join(work, reviews)):
+        shutil.copyfile(os.path.join(work, reviews), os.path.join(staging, reviews))
+        names.append(reviews)
+    return sorted(names)
+
+
+def build(staging, quarter, allow_unreviewed):
+    """Score the staged inputs and write outputs and MANIFEST.json."""
+    import score
+    from evalkit.jsonl import dumps_file, write_atomic
+    from evalkit.provenance import git_state, python_version
+    from evalkit.quarter import describe, role_of, score_args
+    from evalkit import VERSION
+    args = score_args(os.listdir(staging), quarter)
+    files = [os.path.join(staging, a) if not a.startswith("--") else a for a in args]
+    reviews = None
+    if "--reviews" in files:
+        reviews = files[files.index("--reviews") + 1]
+        files = files[:files.index("--reviews")]
+    result = score.score(files, reviews)
+    cov = result["review_coverage"]
+    if cov["missing"] and not allow_unreviewed:
+        raise BadInput(f"{len(cov['missing'])} of {cov['required']} answers the rubric requires "
+                       f"a person to read have no review entry (first: {cov['missing'][0]}); "
+                       "write them with score.py --review-sheet, or pass --allow-unreviewed")
+    date = result["provenance"]["decline_list_date"]
+    score.write_outputs(result, staging)
+    commit, dirty = git_state()
+    listing = {name: describe(staging, name, role_of(name))
+               for name in sorted(os.listdir(staging)) if role_of(name)}
+    manifest = {
+        "format": 1, "quarter": quarter, "files": listing,
+        "score_args": args + ["--decline-as-of", date],
+        "decline_list_date": date,
+        "scored_with": {"tool": "score.py", "version": VERSION, "git_commit": commit,
+                        "git_dirty": dirty, "python": python_version()},
+        "runs": {"run_dates": result["provenance"]["run_dates"],
+                 "platform_versions": result["provenance"]["platform_versions"],
+                 "run_ids": result["provenance"]["run_ids"]},
+        "review_coverage": cov,
+        "unreviewed_allowed": bool(cov["missing"]),
+    }
+    write_atomic(os.path.join(staging, "MANIFEST.json"), dumps_file(manifest))
+    return manifest
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    from evalkit.quarter import check_quarter
+    try:
+        quarter = check_quarter(args.quarter)
+        target = os.path.join(args.bench, quarter)
+        if os.path.exists(target) and not args.force:
+            raise BadInput(f"{target}: already published; pass --force to replace it")
+        os.makedirs(args.bench, exist_ok=True)
+        staging = tempfile.mkdtemp(prefix=f".{quarter}.staging-", dir=args.bench)
+        try:
+            gather(args.work, args.bench, quarter, staging)
+            manifest = build(staging, quarter, args.allow_unreviewed)
+            old = None
+            if os.path.exists(target):
+                old = tempfile.mkdtemp(prefix=f".{quarter}.old-", dir=args.bench)
+                os.rename(target, os.path.join(old, quarter))
+            os.rename(staging, target)
+            if old:
+                shutil.rmtree(old)
+        finally:
+            if os.path.exists(staging):
+                shutil.rmtree(staging)
+    except BadInput as exc:
+        print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
+        return 2
+    cov = manifest["review_coverage"]
+    print(f"{PROG}: published {target}: {len(manifest['files'])} files, "
+          f"reviewed {cov['reviewed']} of {cov['required']} required", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -51,12 +51,19 @@ def _read_capped(resp, cap, deadline):
     """Read at most cap + 1 bytes before the deadline; ``(bytes, truncated)``."""
     chunks = []
     size = 0
+    # Shortening the socket's own timeout to the time left is best effort: the
+    # socket is urllib's private object, and on some Pythons it is already
+    # detached from its file descriptor here. Without it, a stalled read waits
+    # at most one more timeout; a trickling one is still cut at the deadline.
     sock = getattr(getattr(getattr(resp, "fp", None), "raw", None), "_sock", None)
     while size <= cap:
         if time.monotonic() >= deadline:
             raise TimeoutError("timed out while reading the body")
         if sock is not None:
-            sock.settimeout(_remaining(deadline))
+            try:
+                sock.settimeout(_remaining(deadline))
+            except OSError:
+                sock = None
         chunk = resp.read1(min(65536, cap + 1 - size)) if hasattr(resp, "read1") \
             else resp.read(min(65536, cap + 1 - size))
         if not chunk:

@@ -53,7 +53,7 @@ $(WORK)/run.done: $(QUESTIONS)
 score: $(WORK)/results.md ## score QUARTER (with its reviews) and write its review sheet
 $(WORK)/results.md: $(WORK)/run.done $(REVIEWS) $(QUESTIONS)
 	$(PY) $(TOOLS)/score.py $(QUESTIONS) $(RAWS) $(if $(REVIEWS),--reviews $(REVIEWS)) \
-	  --json $(WORK)/results.json --review-sheet $(WORK)/review-sheet.md --out $@
+	  --json $(WORK)/results.json --html $(WORK)/index.html --review-sheet $(WORK)/review-sheet.md --out $@
 	@cat $@
 
 publish: $(WORK)/run.done ## publish QUARTER into Documents/c4-benchmark/QUARTER (PUBLISH_FLAGS=--force)
@@ -65,4 +65,5 @@ reproduce: ## re-score the published QUARTER and compare every output byte for b
 golden: ## rewrite the golden tables of the test fixtures (review the diff!)
 	$(PY) $(TOOLS)/score.py tests/fixtures/questions-mini.json tests/fixtures/raw-mini.jsonl \
 	  --reviews tests/fixtures/reviews-mini.json \
-	  --out tests/golden/mini-results.md --json tests/golden/mini-results.json
+	  --out tests/golden/mini-results.md --json tests/golden/mini-results.json \
+	  --html tests/golden/mini-index.html

@@ -98,7 +98,7 @@ class Publish(unittest.TestCase):
         self.assertEqual(code, 0, err)
         folder = os.path.join(self.bench, "2026-Q4")
         self.assertEqual(sorted(os.listdir(folder)), [
-            "MANIFEST.json", "questions-biz.json", "questions-med.json", "raw-biz.jsonl",
+            "MANIFEST.json", "index.html", "questions-biz.json", "questions-med.json", "raw-biz.jsonl",
             "raw-med.jsonl", "results.json", "results.md", "reviews-2026-Q4.json"])
         with open(os.path.join(folder, "MANIFEST.json"), encoding="utf-8") as fh:
             manifest = json.load(fh)

@@ -50,12 +50,13 @@ class ScoreTestCase(unittest.TestCase):
 
 class Golden(ScoreTestCase):
     def test_golden_tables_byte_for_byte(self):
-        md, js = self.path("results.md"), self.path("results.json")
+        md, js, page = self.path("results.md"), self.path("results.json"), self.path("index.html")
         proc = support.run_script("score.py", QUESTIONS, RAW, "--reviews", REVIEWS,
-                                  "--out", md, "--json", js)
+                                  "--out", md, "--json", js, "--html", page)
         self.assertEqual((proc.returncode, proc.stdout, proc.stderr), (0, "", ""))
         self.assertEqual(read(md), read(os.path.join(GOLDEN, "mini-results.md")))
         self.assertEqual(read(js), read(os.path.join(GOLDEN, "mini-results.json")))
+        self.assertEqual(read(page), read(os.path.join(GOLDEN, "mini-index.html")))
 
     def test_the_worked_example_is_what_its_script_writes(self):
         proc = support.subprocess.run(

@@ -108,6 +108,7 @@ def parse_args(argv):
     parser.add_argument("--reviews", help="reviews-{quarter}.json to apply")
     parser.add_argument("--out", help="write the markdown table here")
     parser.add_argument("--json", dest="json_out", help="write results.json here")
+    parser.add_argument("--html", dest="html_out", help="write the results page (index.html) here")
     parser.add_argument("--review-sheet", metavar="FILE",
                         help="write the answers a person must read (markdown), with an "
                              "entry to fill in for each")
@@ -329,9 +330,11 @@ def to_json(result):
 def write_outputs(result, folder):
     """results.md, results.json and index.html of a quarter folder."""
     from evalkit.jsonl import write_atomic
+    from evalkit.htmlpage import render_html
     from evalkit.report import render_markdown
     write_atomic(os.path.join(folder, "results.md"), render_markdown(result))
     write_atomic(os.path.join(folder, "results.json"), to_json(result))
+    write_atomic(os.path.join(folder, "index.html"), render_html(result))
 
 
 def main(argv=None):
@@ -349,12 +352,15 @@ def main(argv=None):
             write_atomic(args.out, markdown)
         if args.json_out:
             write_atomic(args.json_out, to_json(result))
+        if args.html_out:
+            from evalkit.htmlpage import render_html
+            write_atomic(args.html_out, render_html(result))
         if args.review_sheet:
             write_atomic(args.review_sheet, review_sheet(result))
     except OSError as exc:
         print(f"{PROG}: {exc.filename}: cannot write: {exc.strerror}", file=sys.stderr)
         return 2
-    if not (args.out or args.json_out or args.review_sheet):
+    if not (args.out or args.json_out or args.html_out or args.review_sheet):
         sys.stdout.write(markdown)
     return 0
 

@@ -17,7 +17,7 @@ from tests.support import ROOT
 sys.path.insert(0, os.path.join(ROOT, "tools", "demo-assistant"))
 import server  # noqa: E402
 
-DOCS = ["README.md"]
+DOCS = ["README.md", os.path.join("Documents", "c4-benchmark", "METHODOLOGY.md")]
 SKIP = {"make test"}  # the suite itself: running it here would recurse
 
 
@@ -59,10 +59,14 @@ class Commands(unittest.TestCase):
         return subprocess.run(["bash", "-c", command], cwd=self.project, env=self.env,
                               capture_output=True, text=True, encoding="utf-8", timeout=120)
 
-    def test_every_readme_command(self):
-        commands = sh_commands(os.path.join(ROOT, "README.md"))
+    def test_every_documented_command(self):
+        commands = []
+        for doc in DOCS:
+            commands += [c for c in sh_commands(os.path.join(ROOT, doc)) if c not in commands]
         self.assertIn("make demo", commands)
         self.assertIn("make reproduce QUARTER=demo", commands)
+        # make demo first: a later command compares with its fresh run.
+        commands.sort(key=lambda c: c != "make demo")
         for command in commands:
             if command in SKIP:
                 continue
@@ -80,6 +84,17 @@ class Commands(unittest.TestCase):
             port = int(fh.read())
         with self.assertRaises(ConnectionRefusedError):
             socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
+class Methodology(unittest.TestCase):
+    def test_every_decline_phrase_and_date_is_on_the_page(self):
+        import score
+        with open(os.path.join(ROOT, DOCS[1]), encoding="utf-8") as fh:
+            page = fh.read()
+        for date, lang, phrases in score.DECLINE:
+            for phrase in phrases:
+                self.assertIn(f"`{phrase}`", page)
+            self.assertIn(f"| {date} | {lang} |", page)
 
 
 class TableSample(unittest.TestCase):

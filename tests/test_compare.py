@@ -1,0 +1,88 @@
+"""compare.py: the exact McNemar p-value of a hand-computed case, the
+verdicts, and the refusal of mismatched question sets."""
+
+import hashlib
+import json
+import os
+import tempfile
+import unittest
+
+from tests import support
+from tests.support import ROOT, call_main
+
+import compare  # noqa: E402
+
+
+def raw_line(qid, sha, answer):
+    body = json.dumps({"answer": answer, "sources": [], "grounded": True})
+    return {"format": 1, "id": qid, "run": {"run_id": "worked-example", "tool": "worked-example",
+                                            "cases_sha256": sha, "cases_file": "questions-cmp.json"},
+            "target": {"kind": "widget", "url": "http://127.0.0.1:1/",
+                       "response": {"answer": "answer", "sources": "sources",
+                                    "source_url": "url", "grounded": "grounded"}},
+            "attempts": [{"started_at": "2026-11-20T10:00:00.000Z", "status": 200,
+                          "error": None, "latency_ms": 10}],
+            "response": {"status": 200, "body": body, "body_base64": None, "bytes": len(body),
+                         "truncated": False, "headers": {}}}
+
+
+class Compare(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = tmp.name
+        questions = {"suite": "site-qa", "set": "cmp", "format": 1,
+                     "sites": {"en": {"site_url": "http://x/", "widget_key": "k"}},
+                     "questions": [{"id": f"cmp-en-{i:02d}", "lang": "en", "kind": "answerable",
+                                    "question": f"question {i}?", "page_url": "http://x/",
+                                    "source_url": "http://x/p/", "also_source_urls": [],
+                                    "evidence": f"The answer is fact{i}.",
+                                    "facts": [[f"fact{i}"]]} for i in range(12)]}
+        self.questions = support.write_json(os.path.join(self.tmp, "questions-cmp.json"), questions)
+        with open(self.questions, "rb") as fh:
+            self.sha = hashlib.sha256(fh.read()).hexdigest()
+
+    def raw(self, name, correct):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w", encoding="utf-8") as fh:
+            for i in range(12):
+                answer = f"It is fact{i}." if i in correct else "I am not sure."
+                fh.write(json.dumps(raw_line(f"cmp-en-{i:02d}", self.sha, answer)) + "\n")
+        return path
+
+    def test_hand_computed_mcnemar(self):
+        # A right on 0-4; B right on 1-10. Both: 1-4 (4). Only A: 0 (1). Only B: 5-10 (6).
+        # Neither: 11 (1). p = 2 * (C(7,0) + C(7,1)) / 2^7 = 16/128 = 0.125: within noise.
+        a = self.raw("a.jsonl", set(range(0, 5)))
+        b = self.raw("b.jsonl", set(range(1, 11)))
+        code, out, err = call_main(compare, [a, b, "--questions", self.questions])
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn("| cmp | en | Correct facts | 5/12 | 10/12 | 4 | 1 | 6 | 1 | 0.1250 | within noise |",
+                      out)
+
+    def test_a_real_change(self):
+        # Only B: 7, only A: 0 -> p = 2 / 128 = 0.015625 < 0.05: changed.
+        a = self.raw("a.jsonl", set())
+        b = self.raw("b.jsonl", set(range(7)))
+        code, out, _ = call_main(compare, [a, b, "--questions", self.questions])
+        self.assertEqual(code, 0)
+        self.assertIn("| cmp | en | Correct facts | 0/12 | 7/12 | 0 | 0 | 7 | 5 | 0.0156 | changed |", out)
+
+    def test_mismatched_question_sets_are_refused(self):
+        code, _, err = call_main(compare, [
+            os.path.join(ROOT, "Documents", "c4-benchmark", "demo"),
+            os.path.join(ROOT, "Documents", "c4-benchmark", "demo", "raw-med.jsonl")])
+        self.assertEqual(code, 2)
+        self.assertIn("different question files", err)
+        self.assertEqual(len(err.splitlines()), 1)
+
+    def test_the_demo_against_itself_is_within_noise(self):
+        demo = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
+        code, out, _ = call_main(compare, [demo, demo])
+        self.assertEqual(code, 0)
+        self.assertNotIn("| changed |", out)
+        self.assertIn("| all | all | Correct facts | 23/90 | 23/90 | 23 | 0 | 0 | 67 | 1.0000 | within noise |", out)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Compare two runs on the same frozen questions: a real change, or noise?
+
+    python tools/eval-benchmark/compare.py A B [--questions FILE ...] [--alpha 0.05]
+
+A and B are each a raw answer file (.jsonl) or a published quarter folder.
+A quarter folder is scored as published (its reviews applied); a raw file is
+scored mechanically against its question file, found by the name recorded in
+its lines under Documents/c4-benchmark (or given with --questions) and
+checked by sha256.
+
+For every set, language and measure, over the questions both runs scored
+(faulty ones in either left out): how many passed in both, only in A, only
+in B, in neither; the exact McNemar p-value of the discordant pairs; and a
+verdict, ``changed`` when p < alpha, else ``within noise``.
+
+Refuses (exit 2) when the two runs answer different question files (other
+sha256): then the numbers are not comparable.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from evalkit import BadInput, cli, one_line  # noqa: E402
+
+PROG = "compare.py"
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_BENCH = os.path.join(os.path.dirname(os.path.dirname(HERE)), "Documents", "c4-benchmark")
+
+
+def parse_args(argv):
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument("a", help="run A: a raw file (.jsonl) or a quarter folder")
+    parser.add_argument("b", help="run B: a raw file (.jsonl) or a quarter folder")
+    parser.add_argument("--questions", action="append", default=[],
+                        help="the question file of raw runs (repeatable)")
+    parser.add_argument("--bench", default=DEFAULT_BENCH,
+                        help="where to look for question files by name")
+    parser.add_argument("--alpha", type=float, default=0.05)
+    return parser.parse_args(argv)
+
+
+def load_run(path, questions, bench):
+    """``(label, result)``: the run scored as score.py scores it."""
+    import score
+    from evalkit.jsonl import iter_jsonl
+    if os.path.isdir(path):
+        from reproduce import load_manifest
+        manifest = load_manifest(path)
+        args = [os.path.join(path, a) if a in manifest["files"] else a
+                for a in manifest["score_args"]]
+        parsed = score.parse_args(args)
+        return f"{path} (after review)", score.score(parsed.files, parsed.reviews,
+                                                     parsed.decline_as_of)
+    if not path.endswith(".jsonl"):
+        raise BadInput(f"{path}: give a raw file (.jsonl) or a quarter folder")
+    files = list(questions)
+    if not files:
+        names = set()
+        for number, line in iter_jsonl(path):
+            run = line.get("run") if isinstance(line.get("run"), dict) else {}
+            name = run.get("cases_file")
+            if not isinstance(name, str) or os.path.basename(name) != name:
+                raise BadInput(f"{path}:{number}: no usable run.cases_file; pass --questions")
+            names.add(name)
+        files = [os.path.join(bench, name) for name in sorted(names)]
+    return f"{path} (mechanical)", score.score(files + [path])
+
+
+def compare(result_a, result_b, alpha):
+    from evalkit.measures import MEASURES
+    from evalkit.stats import mcnemar_exact
+    shas_a = sorted(c["sha256"] for c in result_a["provenance"]["cases"])
+    shas_b = sorted(c["sha256"] for c in result_b["provenance"]["cases"])
+    if shas_a != shas_b:
+        raise BadInput("the two runs answer different question files (sha256 "
+                       f"{', '.join(s[:12] for s in shas_a)} vs {', '.join(s[:12] for s in shas_b)}); "
+                       "their numbers are not comparable")
+    rows_b = {row["id"]: row for row in result_b["questions"]}
+    paired = [(row, rows_b[row["id"]]) for row in result_a["questions"]
+              if not row["faulty"] and not rows_b[row["id"]]["faulty"]]
+    groups = []
+    keys = []
+    for row, _ in paired:
+        for key in ((row["set"], row["lang"]), (row["set"], "all"), ("all", "all")):
+            if key not in keys:
+                keys.append(key)
+    for set_name, lang in keys:
+        members = [(a, b) for a, b in paired
+                   if set_name in ("all", a["set"]) and lang in ("all", a["lang"])]
+        for measure in MEASURES:
+            pairs = [(a["after_review"][measure], b["after_review"][measure]) for a, b in members
+                     if a["after_review"][measure] is not None]
+            if not pairs:
+                continue
+            both = sum(1 for x, y in pairs if x and y)
+            only_a = sum(1 for x, y in pairs if x and not y)
+            only_b = sum(1 for x, y in pairs if y and not x)
+            neither = len(pairs) - both - only_a - only_b
+            p = mcnemar_exact(only_a, only_b)
+            groups.append({"set": set_name, "lang": lang, "measure": measure, "both": both,
+                           "only_a": only_a, "only_b": only_b, "neither": neither,
+                           "n": len(pairs), "p": p,
+                           "verdict": "changed" if p < alpha else "within noise"})
+    return groups
+
+
+def render(label_a, label_b, groups, alpha):
+    from evalkit.measures import TITLES
+    lines = [f"A: {label_a}", f"B: {label_b}", "",
+             "| Set | Lang | Measure | A | B | Both | Only A | Only B | Neither | p (exact McNemar) | Verdict |",
+             "|---|---|---|--:|--:|--:|--:|--:|--:|--:|---|"]
+    for g in groups:
+        lines.append(f"| {g['set']} | {g['lang']} | {TITLES[g['measure']]} | "
+                     f"{g['both'] + g['only_a']}/{g['n']} | {g['both'] + g['only_b']}/{g['n']} | "
+                     f"{g['both']} | {g['only_a']} | {g['only_b']} | {g['neither']} | "
+                     f"{float(g['p']):.4f} | {g['verdict']} |")
+    lines += ["", f"changed: p < {alpha}; within noise otherwise. Faulty questions of either "
+                  "run are left out of both."]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    if not 0 < args.alpha < 1:
+        print(f"{PROG}: --alpha must be between 0 and 1", file=sys.stderr)
+        return 2
+    try:
+        label_a, result_a = load_run(args.a, args.questions, args.bench)
+        label_b, result_b = load_run(args.b, args.questions, args.bench)
+        groups = compare(result_a, result_b, args.alpha)
+    except BadInput as exc:
+        print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
+        return 2
+    sys.stdout.write(render(label_a, label_b, groups, args.alpha))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -15,7 +15,7 @@ import score  # noqa: E402
 from evalkit.htmlpage import render_html  # noqa: E402
 from evalkit.stats import mcnemar_exact, wilson  # noqa: E402
 
-VOID = {"meta", "br", "hr", "img", "input", "link", "line", "rect"}
+VOID = {"meta", "br", "hr", "img", "input", "link", "line", "rect"}  # rect may hold a <title>
 TABLE_PARENTS = {"tr": {"table", "thead", "tbody"}, "td": {"tr"}, "th": {"tr"}}
 
 

@@ -111,6 +111,24 @@ class Publish(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(self.bench)),
                          ["2026-Q4", "questions-biz.json", "questions-med.json"])
 
+    def test_a_second_quarter_carries_the_trend_and_still_reproduces(self):
+        self.reviews("2026-Q3")
+        self.assertEqual(self.publish(quarter="2026-Q3")[0], 0)
+        self.reviews("2026-Q4")
+        self.assertEqual(self.publish(quarter="2026-Q4")[0], 0)
+        folder = os.path.join(self.bench, "2026-Q4")
+        with open(os.path.join(folder, "history.json"), encoding="utf-8") as fh:
+            history = json.load(fh)
+        self.assertEqual([q["quarter"] for q in history["quarters"]], ["2026-Q3"])
+        with open(os.path.join(folder, "index.html"), encoding="utf-8") as fh:
+            page = fh.read()
+        self.assertIn("Trend across quarters", page)
+        self.assertIn("<polyline", page)
+        self.assertNotIn("history.json", os.listdir(os.path.join(self.bench, "2026-Q3")))
+        code, out, _ = call_main(reproduce, [folder])
+        self.assertEqual(code, 0, out)
+        self.assertIn("verified   history.json", out)
+
     def test_refuses_to_overwrite_unless_forced(self):
         self.reviews("2026-Q4")
         self.assertEqual(self.publish()[0], 0)

@@ -75,6 +75,13 @@ def gather(work, bench, quarter, staging):
                            "raw answers; questions are frozen: publish from the file that was asked")
         shutil.copyfile(source, os.path.join(staging, name))
         names.append(name)
+    from evalkit.jsonl import dumps_file
+    from evalkit.quarter import history
+    past = history(bench, quarter)
+    if past is not None:
+        with open(os.path.join(staging, "history.json"), "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(dumps_file(past))
+        names.append("history.json")
     reviews = f"reviews-{quarter}.json"
     if os.path.exists(os.path.join(work, reviews)):
         shutil.copyfile(os.path.join(work, reviews), os.path.join(staging, reviews))
@@ -91,11 +98,8 @@ def build(staging, quarter, allow_unreviewed):
     from evalkit import VERSION
     args = score_args(os.listdir(staging), quarter)
     files = [os.path.join(staging, a) if not a.startswith("--") else a for a in args]
-    reviews = None
-    if "--reviews" in files:
-        reviews = files[files.index("--reviews") + 1]
-        files = files[:files.index("--reviews")]
-    result = score.score(files, reviews)
+    parsed = score.parse_args(files)
+    result = score.score(parsed.files, parsed.reviews, history_path=parsed.history)
     cov = result["review_coverage"]
     if cov["missing"] and not allow_unreviewed:
         raise BadInput(f"{len(cov['missing'])} of {cov['required']} answers the rubric requires "

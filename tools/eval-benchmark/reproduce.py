@@ -96,7 +96,8 @@ def main(argv=None):
     with tempfile.TemporaryDirectory(prefix="reproduce-") as tmp:
         try:
             parsed = score.parse_args(score_args)
-            result = score.score(parsed.files, parsed.reviews, parsed.decline_as_of)
+            result = score.score(parsed.files, parsed.reviews, parsed.decline_as_of,
+                                 history_path=parsed.history)
             score.write_outputs(result, tmp)
         except (BadInput, SystemExit) as exc:
             print(f"{PROG}: cannot re-score {folder}: {one_line(exc)}", file=sys.stderr)

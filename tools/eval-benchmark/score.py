@@ -109,6 +109,8 @@ def parse_args(argv):
     parser.add_argument("--out", help="write the markdown table here")
     parser.add_argument("--json", dest="json_out", help="write results.json here")
     parser.add_argument("--html", dest="html_out", help="write the results page (index.html) here")
+    parser.add_argument("--history", metavar="FILE",
+                        help="earlier quarters' figures (history.json) for the page's trend chart")
     parser.add_argument("--review-sheet", metavar="FILE",
                         help="write the answers a person must read (markdown), with an "
                              "entry to fill in for each")
@@ -258,7 +260,31 @@ def review_sheet(result):
     return "\n".join(lines) + "\n"
 
 
-def score(files, reviews_path=None, decline_as_of=None):
+def load_history(path):
+    """history.json: earlier quarters' overall figures (see evalkit.quarter)."""
+    from evalkit.jsonl import read_json
+    from evalkit.measures import MEASURES
+    doc = read_json(path)
+    quarters = doc.get("quarters") if isinstance(doc, dict) and doc.get("format") == 1 else None
+    if not isinstance(quarters, list):
+        raise BadInput(f"{path}: a history file is {{format: 1, quarters: [...]}}")
+    for index, entry in enumerate(quarters):
+        try:
+            if not isinstance(entry["quarter"], str):
+                raise ValueError
+            for group in entry["groups"]:
+                for measure in MEASURES:
+                    fig = group["figures"][measure]
+                    if not all(isinstance(fig[k], int) and not isinstance(fig[k], bool)
+                               and fig[k] >= 0 for k in ("passed", "applicable")):
+                        raise ValueError
+        except (KeyError, TypeError, ValueError):
+            raise BadInput(f"{path}: quarters[{index}]: needs quarter and groups with "
+                           "passed/applicable counts for every measure") from None
+    return quarters
+
+
+def score(files, reviews_path=None, decline_as_of=None, history_path=None):
     """The whole results document (a dict), from the files given."""
     from evalkit.measures import MEASURES, judge
     from evalkit.report import groups
@@ -315,6 +341,8 @@ def score(files, reviews_path=None, decline_as_of=None):
         "review_coverage": coverage(rows),
         "questions": rows,
     }
+    if history_path:
+        result["history"] = load_history(history_path)
     return result
 
 
@@ -342,7 +370,7 @@ def main(argv=None):
     from evalkit.jsonl import write_atomic
     from evalkit.report import render_markdown
     try:
-        result = score(args.files, args.reviews, args.decline_as_of)
+        result = score(args.files, args.reviews, args.decline_as_of, args.history)
     except BadInput as exc:
         print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
         return 2

@@ -9,8 +9,9 @@ where one changed a verdict), review coverage and provenance. Text of unknown
 direction (answers, questions) is marked ``dir="auto"`` so Hebrew renders
 right to left inside a left-to-right page.
 
-What it leaves out: any trend across quarters (it would make one quarter's
-page depend on others, and then it could not be re-scored alone).
+Where earlier quarters exist, publish.py freezes their overall figures into
+the folder (history.json) and the page draws a trend chart from them, so the
+page still re-scores from its own folder alone.
 """
 
 from html import escape
@@ -89,6 +90,48 @@ def chart(groups):
     return "\n".join(parts)
 
 
+def overall(groups):
+    """Passed and applicable per measure, summed over the sets' totals."""
+    sums = {m: [0, 0] for m in MEASURES}
+    for group in groups:
+        if group["set"] != "all" and group["lang"] == "all":
+            for m in MEASURES:
+                fig = group["figures"][m] if "figures" in group else group[m]
+                sums[m][0] += fig["passed"]
+                sums[m][1] += fig["applicable"]
+    return sums
+
+
+def trend(history, groups):
+    """One line per measure across the earlier quarters and this run."""
+    points = [(entry["quarter"], overall(entry["groups"])) for entry in history]
+    points.append(("this run", overall(groups)))
+    left, top, width, height = 40, 10, max(120 * (len(points) - 1), 120), 160
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 160}" '
+             f'height="{height + 40}" role="img" aria-label="Trend across quarters">']
+    for tick in (0, 50, 100):
+        y = top + height - height * tick / 100
+        parts.append(f'<line x1="{left}" x2="{left + width}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>'
+                     f'<text x="{left - 4}" y="{y + 4:.1f}" font-size="10" text-anchor="end">{tick}%</text>')
+    step = width / max(len(points) - 1, 1)
+    for i, (label, _sums) in enumerate(points):
+        parts.append(f'<text x="{left + i * step:.1f}" y="{top + height + 16}" font-size="10" '
+                     f'text-anchor="middle">{e(label)}</text>')
+    for j, m in enumerate(MEASURES):
+        coords = []
+        for i, (_label, sums) in enumerate(points):
+            passed, applicable = sums[m]
+            if applicable:
+                coords.append(f"{left + i * step:.1f},{top + height - height * passed / applicable:.1f}")
+        if coords:
+            parts.append(f'<polyline fill="none" stroke="{COLOURS[m]}" stroke-width="2" '
+                         f'points="{" ".join(coords)}"><title>{e(TITLES[m])}</title></polyline>')
+        parts.append(f'<text x="{left + width + 10}" y="{top + 12 + 14 * j}" font-size="10" '
+                     f'fill="{COLOURS[m]}">{e(TITLES[m])}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
 def verdict(value):
     if value is None:
         return "–"
@@ -123,6 +166,11 @@ def render_html(result):
                    + f'<td class="n">{e(latency) + " ms" if latency is not None else "–"}</td></tr>')
     out.append("</table>")
     out.append(chart(result["groups"]))
+    if result.get("history"):
+        out.append("<h2>Trend across quarters</h2>")
+        out.append("<p>Overall rates after review, per measure: the earlier quarters as "
+                   "published (frozen in history.json) and this run.</p>")
+        out.append(trend(result["history"], result["groups"]))
     out.append("<h2>Faulty questions</h2>")
     if result["faulty"]:
         out.append("<ul>" + "".join(f"<li>{e(f['id'])}: {e(f['reason'])}</li>"

@@ -15,6 +15,8 @@ MANIFEST.json, which records:
   scored_with       tool, version, git_commit, git_dirty, python of the scorer
   runs              run_dates (UTC) and platform_versions read from the raw lines
   review_coverage   required, reviewed, missing (ids)
+  history.json      (an input, when earlier quarters exist) their overall figures,
+                    frozen at publish time, for the trend chart of index.html
   unreviewed_allowed  true when published with --allow-unreviewed
 
 The manifest itself is not an output that reproduce compares byte for byte:
@@ -56,6 +58,8 @@ def describe(folder, name, role):
 def role_of(name):
     if name in OUTPUTS:
         return "output"
+    if name == "history.json":
+        return "input"
     if re.match(r"^(questions-[a-z0-9-]+\.json|raw-[a-z0-9-]+\.jsonl|reviews-[a-z0-9-Q]+\.json)$",
                 name):
         return "input"
@@ -69,4 +73,31 @@ def score_args(folder_files, quarter):
     args = questions + raws
     if f"reviews-{quarter}.json" in folder_files:
         args += ["--reviews", f"reviews-{quarter}.json"]
+    if "history.json" in folder_files:
+        args += ["--history", "history.json"]
     return args
+
+
+def history(bench, quarter):
+    """The overall figures of the quarters published before this one, frozen
+    into this quarter's folder as history.json (an input), so its trend chart
+    re-scores from the folder alone. None when there are none."""
+    import json
+    entries = []
+    for name in sorted(os.listdir(bench)):
+        folder = os.path.join(bench, name)
+        results = os.path.join(folder, "results.json")
+        if name == quarter or not QUARTER.match(name) or \
+                not os.path.exists(os.path.join(folder, "MANIFEST.json")) or \
+                not os.path.exists(results):
+            continue
+        with open(results, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        groups = [{"set": g["set"], "lang": g["lang"],
+                   "figures": {m: {"passed": g[m]["passed"], "applicable": g[m]["applicable"]}
+                               for m in doc["measures"]}}
+                  for g in doc["groups"] if g["lang"] == "all"]
+        entries.append({"quarter": name, "results_sha256": sha256_file(results), "groups": groups})
+    if not entries:
+        return None
+    return {"format": 1, "quarters": entries}

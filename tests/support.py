@@ -162,7 +162,9 @@ class WidgetServer:
         self.httpd.modes = modes or {}
         self.httpd.sleep = sleep
         self.httpd.big = big
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        # A short poll interval: shutdown() waits up to one interval.
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02},
+                                       daemon=True)
 
     @property
     def url(self):

@@ -1,0 +1,183 @@
+"""Loopback servers that speak the real wire formats of the model APIs.
+
+``ModelServer(flavour)`` listens on 127.0.0.1 (port 0) and answers
+``POST /v1/chat/completions`` (openai), ``POST /v1/messages`` (anthropic) or
+``POST /model/{id}/converse`` (bedrock) with success bodies shaped as each API
+shapes them, built from ``reply(request_json) -> text or dict``. Tests queue
+scripted replies first (``script``): an error body exactly as the API shapes
+it (``error(...)``), retry headers, a slow reply, a malformed one. The
+bedrock flavour verifies the SigV4 signature of every request it receives
+and answers 403 InvalidSignatureException when it does not match.
+"""
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tests import support  # noqa: F401  (tools on sys.path)
+from evalkit.providers.sigv4 import sign
+
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
+
+
+def error(flavour, status, kind, message, headers=None, code=None):
+    """A scripted error reply in the API's own shape."""
+    headers = dict(headers or {})
+    if flavour == "openai":
+        body = {"error": {"message": message, "type": kind, "param": None, "code": code}}
+    elif flavour == "anthropic":
+        body = {"type": "error", "error": {"type": kind, "message": message}}
+    else:
+        headers["x-amzn-ErrorType"] = f"{kind}:http://internal.amazon.com/coral/com.amazon.bedrock/"
+        body = {"message": message}
+    return {"status": status, "headers": headers, "body": json.dumps(body).encode()}
+
+
+def raw(status, body, headers=None, delay=0.0):
+    return {"status": status, "headers": headers or {}, "body": body, "delay": delay}
+
+
+def success(flavour, request, content, stop=None):
+    """The API's success body for ``content`` (a str, or a dict for a tool/JSON reply)."""
+    model = request.get("model", "model-from-path")
+    if flavour == "openai":
+        text = content if isinstance(content, str) else json.dumps(content)
+        return {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": model,
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                             "finish_reason": stop or "stop"}],
+                "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}}
+    if flavour == "anthropic":
+        if isinstance(content, str):
+            blocks = [{"type": "text", "text": content}]
+        else:
+            blocks = [{"type": "tool_use", "id": "toolu_1",
+                       "name": request["tool_choice"]["name"], "input": content}]
+        return {"id": "msg_1", "type": "message", "role": "assistant", "model": model,
+                "content": blocks, "stop_reason": stop or ("end_turn" if isinstance(content, str)
+                                                           else "tool_use"),
+                "stop_sequence": None, "usage": {"input_tokens": 11, "output_tokens": 7}}
+    if isinstance(content, str):
+        blocks = [{"text": content}]
+    else:
+        name = request["toolConfig"]["toolChoice"]["tool"]["name"]
+        blocks = [{"toolUse": {"toolUseId": "tooluse_1", "name": name, "input": content}}]
+    return {"output": {"message": {"role": "assistant", "content": blocks}},
+            "stopReason": stop or ("end_turn" if isinstance(content, str) else "tool_use"),
+            "usage": {"inputTokens": 11, "outputTokens": 7, "totalTokens": 18},
+            "metrics": {"latencyMs": 5}}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def _send(self, status, headers, body, delay=0.0):
+        if delay:
+            time.sleep(delay)
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body).encode()
+        self.send_response(status)
+        headers = dict(headers)
+        headers.setdefault("Content-Type", "application/json")
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def _signature_problem(self, body):
+        auth = self.headers.get("Authorization", "")
+        try:
+            fields = dict(part.strip().split("=", 1) for part in auth[len("AWS4-HMAC-SHA256 "):].split(","))
+            access, date, region, service, _ = fields["Credential"].split("/")
+            signed_names = fields["SignedHeaders"].split(";")
+        except (ValueError, KeyError):
+            return "no SigV4 Authorization header"
+        if service != "bedrock":
+            return f"signed for service {service}, not bedrock"
+        headers = {name: self.headers.get(name, "") for name in signed_names
+                   if name not in ("x-amz-date", "x-amz-security-token")}
+        token = self.headers.get("X-Amz-Security-Token")
+        url = f"http://{self.headers['Host']}{self.path}"
+        expected, _creq, _sts = sign("POST", url, headers, body, access, AWS_SECRET, region,
+                                     "bedrock", self.headers.get("X-Amz-Date", ""), token,
+                                     sign_token="x-amz-security-token" in signed_names)
+        if expected["Authorization"] != auth:
+            return "The request signature we calculated does not match the signature you provided."
+        return None
+
+    def do_POST(self):
+        server = self.server
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            request = json.loads(body)
+        except ValueError:
+            request = {}
+        with server.lock:
+            server.requests.append({"path": self.path,
+                                    "headers": {k.lower(): v for k, v in self.headers.items()},
+                                    "json": request, "body": body})
+            scripted = server.script.pop(0) if server.script else None
+        if server.flavour == "bedrock":
+            problem = self._signature_problem(body)
+            if problem:
+                server.bad_signatures += 1
+                reply = error("bedrock", 403, "InvalidSignatureException", problem)
+                return self._send(reply["status"], reply["headers"], reply["body"])
+        if scripted is not None:
+            return self._send(scripted["status"], scripted.get("headers", {}), scripted["body"],
+                              scripted.get("delay", 0.0))
+        content = server.reply(request)
+        return self._send(200, {}, success(server.flavour, request, content))
+
+
+class ModelServer:
+    def __init__(self, flavour, reply=None, script=None):
+        self.flavour = flavour
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self.httpd.daemon_threads = True
+        self.httpd.flavour = flavour
+        self.httpd.lock = threading.Lock()
+        self.httpd.requests = []
+        self.httpd.script = list(script or [])
+        self.httpd.reply = reply or (lambda request: "Hello from the loopback model.")
+        self.httpd.bad_signatures = 0
+        # A short poll interval: shutdown() waits up to one interval.
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02},
+                                       daemon=True)
+
+    @property
+    def base(self):
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    @property
+    def requests(self):
+        return self.httpd.requests
+
+    def queue(self, *replies):
+        with self.httpd.lock:
+            self.httpd.script.extend(replies)
+
+    def environ(self):
+        """The environment that points a provider at this server (fake keys)."""
+        if self.flavour == "openai":
+            return {"OPENAI_BASE_URL": self.base + "/v1", "OPENAI_API_KEY": "sk-test-FAKEKEY0123456789"}
+        if self.flavour == "anthropic":
+            return {"ANTHROPIC_BASE_URL": self.base, "ANTHROPIC_API_KEY": "sk-ant-test-FAKEKEY0123456789"}
+        return {"AWS_ENDPOINT_URL_BEDROCK_RUNTIME": self.base, "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE",
+                "AWS_SECRET_ACCESS_KEY": AWS_SECRET, "AWS_SESSION_TOKEN": "FAKE-SESSION-TOKEN-42",
+                "AWS_REGION": "us-east-1"}
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()

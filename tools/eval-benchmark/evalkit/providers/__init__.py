@@ -1,0 +1,57 @@
+"""Model providers over urllib: one call shape for every API.
+
+    reply = providers.get("anthropic", environ).call(Request(
+        system="...", user="...", schema={...}, model="...", max_tokens=2000))
+
+``Request``: system text, user text, an optional JSON schema for the reply,
+model, max tokens, temperature (None: not sent, since some current models
+reject any temperature), timeout. ``Reply``: text, data (the parsed JSON when
+a schema was given and the reply parsed, else None), usage, the raw response
+body, the model the API reports, and every attempt.
+
+Built in: ``openai`` (also Ollama, vLLM, llama.cpp's server and LM Studio
+through OPENAI_BASE_URL), ``anthropic`` (Messages API), ``bedrock`` (Converse
+API, SigV4-signed) and ``manual`` (answers collected by hand; see manual.py).
+Retries follow ``retry.Policy``. A failure raises ``ProviderError``: one line
+with provider, status, the provider's error type and message; never a secret.
+"""
+
+from .base import ProviderError, Reply, Request  # noqa: F401
+from .retry import Policy  # noqa: F401
+
+NAMES = ("openai", "anthropic", "bedrock", "manual")
+PROVIDER_VARS = ("BENCH_PROVIDER", "PERMIT_AI_PROVIDER")
+MODEL_VARS = ("BENCH_MODEL", "PERMIT_AI_MODEL")
+
+
+def resolve(provider, model, environ):
+    """``(provider, model)`` from flags, then BENCH_*, then PERMIT_AI_*.
+
+    Raises ProviderError (the caller exits 2) when none is configured."""
+    for var in PROVIDER_VARS:
+        provider = provider or environ.get(var) or None
+    for var in MODEL_VARS:
+        model = model or environ.get(var) or None
+    if not provider:
+        raise ProviderError("no provider configured: pass --provider or set BENCH_PROVIDER "
+                            f"({', '.join(NAMES)})")
+    if provider not in NAMES:
+        raise ProviderError(f"unknown provider {provider!r} (known: {', '.join(NAMES)})")
+    if not model and provider != "manual":
+        raise ProviderError(f"no model configured for {provider}: pass --model or set BENCH_MODEL")
+    return provider, model
+
+
+def get(name, environ, policy=None):
+    """A configured provider client; ProviderError when its settings are missing."""
+    if name == "openai":
+        from .openai import OpenAI
+        return OpenAI(environ, policy)
+    if name == "anthropic":
+        from .anthropic import Anthropic
+        return Anthropic(environ, policy)
+    if name == "bedrock":
+        from .bedrock import Bedrock
+        return Bedrock(environ, policy)
+    raise ProviderError(f"provider {name!r} cannot be called (manual answers are imported "
+                        "with run.py --provider manual --from FILE)")

@@ -1,9 +1,18 @@
 #!/usr/bin/env python3
-"""Ask every question of a site-qa question file once; keep each raw answer.
+"""Ask every question of a case file once; keep each raw answer.
 
     python tools/eval-benchmark/run.py QUESTIONS OUT.jsonl [--target PROFILE]
         [--endpoint URL] [--limit N] [--only ID,...] [--concurrency N]
         [--timeout S] [--quiet]
+    python tools/eval-benchmark/run.py CASES OUT.jsonl --provider P --model M
+        [--prompt NAME] [--max-tokens N] [--temperature T] [...]
+    python tools/eval-benchmark/run.py CASES OUT.jsonl --provider manual --from FILE
+
+A site-qa question file is asked of a website assistant through a target
+profile. A scenario case file is asked of a model (the generator) through the
+provider layer (BENCH_PROVIDER / BENCH_MODEL, or PERMIT_AI_PROVIDER /
+PERMIT_AI_MODEL), or imported from answers collected by hand
+(--provider manual). Both write the same raw line.
 
 Each question is sent once, with no conversation history, as the target
 profile says (default: the widget protocol, targets/widget.json). One retry
@@ -53,6 +62,17 @@ def parse_args(argv):
     parser.add_argument("--max-bytes", type=int, default=2 * 1024 * 1024,
                         help="size cap of a response body (default 2 MB)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument("--provider", help="model cases: openai, anthropic, bedrock or manual "
+                                           "(default: BENCH_PROVIDER)")
+    parser.add_argument("--model", help="model cases: the generator model (default: BENCH_MODEL)")
+    parser.add_argument("--prompt", default="scenario-answer-v1",
+                        help="model cases: the versioned system prompt (default scenario-answer-v1)")
+    parser.add_argument("--max-tokens", type=int, default=2048, help="model cases (default 2048)")
+    parser.add_argument("--temperature", type=float,
+                        help="model cases: sent only when given (some models reject any)")
+    parser.add_argument("--from", dest="from_file",
+                        help="--provider manual: answers collected by hand (JSON Lines, or a "
+                             "folder with collection.json and ID.txt files)")
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be at least 1")
@@ -94,30 +114,18 @@ def ask(profile, url, question, widget_key, timeout, retry_pause, cap):
 def delivered(line):
     response = line.get("response") or {}
     answer = (line.get("derived") or {}).get("answer")
-    return response.get("status") == 200 and isinstance(answer, str) and answer.strip() != ""
+    manual = (line.get("target") or {}).get("kind") == "manual"
+    return (manual or response.get("status") == 200) and isinstance(answer, str) \
+        and answer.strip() != ""
 
 
 def read_existing(path, sha256):
-    """Ids already in OUT; drops a last line torn by a crash. ``{id: line}``."""
-    from evalkit.jsonl import loads
+    """Ids already in OUT (``{id: line}``); a torn last line is dropped."""
+    from evalkit.jsonl import read_resumable
     done = {}
-    if not os.path.exists(path):
-        return done
-    with open(path, "rb") as fh:
-        data = fh.read()
-    good_end = len(data)
-    if data and not data.endswith(b"\n"):
-        good_end = data.rfind(b"\n") + 1
-        print(f"{PROG}: {path}: the last line was cut off by an interrupted run; "
-              "dropping it and asking that question again", file=sys.stderr)
-    for number, raw in enumerate(data[:good_end].splitlines(), 1):
+    for number, line in read_resumable(path, lambda msg: print(f"{PROG}: {msg}", file=sys.stderr)):
         where = f"{path}:{number}"
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise BadInput(f"{where}: not UTF-8; this is not a raw file run.py wrote") from None
-        line = loads(text, where)
-        if not isinstance(line, dict) or not isinstance(line.get("id"), str):
+        if not isinstance(line.get("id"), str):
             raise BadInput(f"{where}: not a raw answer line (no id)")
         run = line.get("run") if isinstance(line.get("run"), dict) else {}
         if run.get("cases_sha256") != sha256:
@@ -127,14 +135,11 @@ def read_existing(path, sha256):
         if line["id"] in done:
             raise BadInput(f"{where}: {line['id']} is already on an earlier line")
         done[line["id"]] = line
-    if good_end != len(data):
-        with open(path, "r+b") as fh:
-            fh.truncate(good_end)
     return done
 
 
 def select(qset, only, limit):
-    questions = qset.questions
+    questions = case_list(qset)
     if only:
         wanted = [item.strip() for item in only.split(",") if item.strip()]
         unknown = [item for item in wanted if item not in qset.by_id]
@@ -155,21 +160,99 @@ def resolve_url(args, profile, environ):
     return url
 
 
+def load_cases(path):
+    """``(kind, case set)``: a site-qa question set or a scenario set."""
+    from evalkit.cases import load_site_qa
+    from evalkit.jsonl import read_json
+    from evalkit.scenarios import load_scenarios
+    doc = read_json(path)
+    suite = doc.get("suite") if isinstance(doc, dict) else None
+    if suite == "site-qa":
+        return "site-qa", load_site_qa(path)
+    if suite == "scenario":
+        return "scenario", load_scenarios(path)
+    raise BadInput(f"{path}: suite {suite!r}: run.py asks site-qa and scenario case files")
+
+
+def case_list(cases):
+    return cases.questions if hasattr(cases, "questions") else cases.scenarios
+
+
+def widget_mode(args, qset):
+    """``(target block, work(question) -> raw fields)`` for a website assistant."""
+    from evalkit.target import DEFAULT_PROFILE, load_profile
+    if args.provider or args.from_file:
+        raise BadInput(f"{args.questions}: a site-qa file is asked of a website assistant; "
+                       "--provider and --from are for model cases")
+    profile = load_profile(args.target or DEFAULT_PROFILE)
+    url = resolve_url(args, profile, os.environ)
+    target = {"kind": profile["kind"], "name": profile["name"], "url": url,
+              "provider": None, "model": None,
+              "response": profile["response"], "version_header": profile["version_header"]}
+
+    def work(question):
+        widget_key = qset.sites[question["lang"]]["widget_key"]
+        fields = ask(profile, url, question, widget_key, args.timeout, args.retry_pause,
+                     args.max_bytes)
+        fields.update({"set": qset.set, "lang": question["lang"], "kind": question["kind"],
+                       "page_url": question["page_url"]})
+        return fields
+    return target, work
+
+
+def model_mode(args, cases):
+    """``(target block, work(case) -> raw fields)`` for a generator model."""
+    from evalkit import prompts, providers
+    from evalkit.providers import Request
+    provider, model = providers.resolve(args.provider, args.model, os.environ)
+    if provider == "manual":
+        from evalkit.providers.manual import load_collection
+        return load_collection(args.from_file, cases)
+    if args.from_file:
+        raise BadInput("--from is for --provider manual")
+    client = providers.get(provider, os.environ)
+    prompt = prompts.load(args.prompt)
+    target = {"kind": "model", "provider": provider, "model": model,
+              "url": getattr(client, "base", None)}
+
+    def work(case):
+        user = case["question"] + (f"\n\nThe address: {case['address']}" if case.get("address") else "")
+        request = {"prompt": prompt.record(), "user": user, "max_tokens": args.max_tokens,
+                   "temperature": args.temperature}
+        try:
+            reply = client.call(Request(system=prompt.text, user=user, model=model,
+                                        max_tokens=args.max_tokens, temperature=args.temperature,
+                                        timeout=args.timeout))
+        except providers.ProviderError as exc:
+            response = None if exc.status is None else {
+                "status": exc.status, "body": exc.raw, "body_base64": None, "truncated": False}
+            return {"request": request, "attempts": exc.attempts, "response": response,
+                    "derived": {"answer": None, "problem": str(exc)}, "usage": None}
+        response = {"status": 200, "body": reply.raw, "body_base64": None, "truncated": False,
+                    "model": reply.model, "stop": reply.stop}
+        problem = None if reply.text.strip() else (reply.problem or "empty answer")
+        return {"request": request, "attempts": reply.attempts, "response": response,
+                "derived": {"answer": reply.text or None, "problem": problem},
+                "usage": reply.usage}
+    return target, work
+
+
 def main(argv=None):
     args = parse_args(argv)
     from evalkit import VERSION
-    from evalkit.cases import load_site_qa
     from evalkit.jsonl import LineWriter
     from evalkit.provenance import git_state, python_version
-    from evalkit.target import DEFAULT_PROFILE, load_profile
+    from evalkit.providers import ProviderError
 
     try:
-        qset = load_site_qa(args.questions)
-        profile = load_profile(args.target or DEFAULT_PROFILE)
-        url = resolve_url(args, profile, os.environ)
-        todo = select(qset, args.only, args.limit)
-        done = read_existing(args.out, qset.sha256)
-    except BadInput as exc:
+        kind, cases = load_cases(args.questions)
+        if kind == "site-qa":
+            target, fetch = widget_mode(args, cases)
+        else:
+            target, fetch = model_mode(args, cases)
+        todo = select(cases, args.only, args.limit)
+        done = read_existing(args.out, cases.sha256)
+    except (BadInput, ProviderError) as exc:
         print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:
@@ -180,17 +263,14 @@ def main(argv=None):
     run_block = {
         "run_id": uuid.uuid4().hex, "tool": "run.py", "tool_version": VERSION,
         "git_commit": commit, "git_dirty": dirty, "python": python_version(),
-        "cases_file": os.path.basename(qset.path), "cases_sha256": qset.sha256,
+        "cases_file": os.path.basename(cases.path), "cases_sha256": cases.sha256,
         "concurrency": args.concurrency,
     }
-    target_block = {"kind": profile["kind"], "name": profile["name"], "url": url,
-                    "provider": None, "model": None,
-                    "response": profile["response"], "version_header": profile["version_header"]}
     pending = [q for q in todo if q["id"] not in done]
     total = len(todo)
     counter = {"n": total - len(pending)}
     lock = threading.Lock()
-    results = {qid: line for qid, line in done.items()}
+    results = dict(done)
 
     try:
         writer = LineWriter(args.out)
@@ -198,31 +278,30 @@ def main(argv=None):
         print(f"{PROG}: {args.out}: cannot write: {exc.strerror}", file=sys.stderr)
         return 2
 
-    def work(question):
-        widget_key = qset.sites[question["lang"]]["widget_key"]
-        fields = ask(profile, url, question, widget_key, args.timeout, args.retry_pause,
-                     args.max_bytes)
-        line = {"format": 1, "id": question["id"], "suite": "site-qa", "set": qset.set,
-                "lang": question["lang"], "kind": question["kind"],
-                "question": question["question"], "page_url": question["page_url"],
-                "target": target_block, "run": run_block}
+    def work(case):
+        fields = fetch(case)
+        if fields is None:
+            return  # nothing to record (a manual answer not collected yet)
+        line = {"format": 1, "id": case["id"], "suite": kind, "question": case["question"],
+                "target": fields.pop("target", target), "run": run_block}
         line.update(fields)
         with lock:
             writer.write(line)
-            results[question["id"]] = line
+            results[case["id"]] = line
             counter["n"] += 1
             if not args.quiet:
-                last = line["attempts"][-1]
-                status = last["status"] if last["status"] is not None else last["error"]
+                last = line["attempts"][-1] if line["attempts"] else {}
+                status = last.get("status") if last.get("status") is not None else (
+                    last.get("error") or "imported")
                 note = "" if delivered(line) else "  (no answer: " + (
-                    last["error"] or line["derived"]["problem"] or "empty answer") + ")"
-                print(f"[{counter['n']}/{total}] {question['id']} {status} "
-                      f"{last['latency_ms']} ms{note}", file=sys.stderr, flush=True)
+                    last.get("error") or line["derived"].get("problem") or "empty answer") + ")"
+                print(f"[{counter['n']}/{total}] {case['id']} {status} "
+                      f"{last.get('latency_ms', 0)} ms{note}", file=sys.stderr, flush=True)
 
     try:
         if args.concurrency == 1:
-            for question in pending:
-                work(question)
+            for case in pending:
+                work(case)
         else:
             with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
                 for future in [pool.submit(work, q) for q in pending]:
@@ -236,9 +315,9 @@ def main(argv=None):
     finally:
         writer.close()
 
-    failed = [q["id"] for q in todo if not delivered(results[q["id"]])]
+    failed = [q["id"] for q in todo if q["id"] not in results or not delivered(results[q["id"]])]
     if failed:
-        print(f"{PROG}: {len(failed)} of {total} question(s) got no answer: "
+        print(f"{PROG}: {len(failed)} of {total} case(s) got no answer: "
               f"{', '.join(failed)}", file=sys.stderr)
         return 1
     return 0

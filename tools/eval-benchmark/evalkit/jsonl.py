@@ -174,3 +174,37 @@ class LineWriter:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def read_resumable(path, warn):
+    """The lines of a JSON Lines file being continued: ``[(number, object)]``.
+
+    A last line without its newline was torn by a crash: it is cut off the
+    file (``warn`` says so) and its case is asked again. Any other bad line is
+    an error: that is not what an interrupted run leaves.
+    """
+    import os as _os
+    if not _os.path.exists(path):
+        return []
+    with open(path, "rb") as fh:
+        data = fh.read()
+    good_end = len(data)
+    if data and not data.endswith(b"\n"):
+        good_end = data.rfind(b"\n") + 1
+        warn(f"{path}: the last line was cut off by an interrupted run; "
+             "dropping it and doing that case again")
+    out = []
+    for number, raw in enumerate(data[:good_end].splitlines(), 1):
+        where = f"{path}:{number}"
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadInput(f"{where}: not UTF-8; this is not a file this tool wrote") from None
+        line = loads(text, where)
+        if not isinstance(line, dict):
+            raise BadInput(f"{where}: a line must be a JSON object")
+        out.append((number, line))
+    if good_end != len(data):
+        with open(path, "r+b") as fh:
+            fh.truncate(good_end)
+    return out

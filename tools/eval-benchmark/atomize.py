@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Have a different evaluator model break each answer into atomic claims.
+
+    python tools/eval-benchmark/atomize.py RAW.jsonl ATOMS.jsonl --provider P --model M
+        [--cases CASES] [--limit N] [--concurrency N] [--repeat K] [--prompt atomize-v1]
+
+For every delivered answer in RAW (scenario lines written by run.py), the
+evaluator receives the question, the topic vocabulary (from --cases) and the
+response verbatim between delimiters, through the versioned prompt
+(prompts/atomize-v1.md, its sha256 recorded), and returns atoms (evalkit/atoms.py).
+A reply that breaks the atoms schema gets one repair request; if that fails
+too, the answer is recorded with its error and no atoms.
+
+Generator != evaluator: refused (exit 2) when the evaluator's provider and
+model are those of a generator in RAW. One atoms line per evaluated answer
+and repeat, flushed at once: id, variant (the generator), repeat, evaluator
+(provider, model, prompt, prompt_sha256), atoms, error. Re-running continues:
+answers already atomized by this evaluator and prompt are skipped; an ATOMS
+file written by another evaluator or prompt is refused (write another file).
+
+Exit codes: 0 every answer atomized; 1 some errored (listed); 2 could not
+start (no provider configured, bad input, generator == evaluator).
+"""
+
+import hashlib
+import json
+import os
+import sys
+import threading
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from evalkit import BadInput, cli, one_line  # noqa: E402
+
+PROG = "atomize.py"
+MAX_PROBLEMS_SHOWN = 12
+
+
+def parse_args(argv):
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument("raw", help="raw answers (run.py output, suite scenario)")
+    parser.add_argument("out", help="the atoms JSON Lines file to write or continue")
+    parser.add_argument("--provider", help="the evaluator's provider (default: BENCH_PROVIDER)")
+    parser.add_argument("--model", help="the evaluator's model (default: BENCH_MODEL)")
+    parser.add_argument("--cases", help="the scenario file: question and topic vocabulary")
+    parser.add_argument("--prompt", default="atomize-v1", help="versioned prompt (default atomize-v1)")
+    parser.add_argument("--limit", type=int, help="only the first N answers")
+    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="atomize each answer K times (judge stability)")
+    parser.add_argument("--max-tokens", type=int, default=8192)
+    parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    for name in ("limit", "concurrency", "repeat"):
+        value = getattr(args, name)
+        if value is not None and not 1 <= value <= 1000:
+            parser.error(f"--{name} must be between 1 and 1000")
+    return args
+
+
+def variant_of(target):
+    return f"{target.get('provider')}:{target.get('model')}"
+
+
+def answers_to_atomize(raw_path, limit):
+    """Delivered scenario answers: ``[(where, line, answer text)]``, and the
+    ids that had none."""
+    from evalkit.jsonl import iter_jsonl
+    from evalkit.providers import answer_text
+    out, missing = [], []
+    for number, line in iter_jsonl(raw_path):
+        where = f"{raw_path}:{number}"
+        target = line.get("target")
+        if not isinstance(line.get("id"), str) or not isinstance(target, dict):
+            raise BadInput(f"{where}: not a raw answer line (id and target needed)")
+        if line.get("suite") != "scenario":
+            raise BadInput(f"{where}: suite {line.get('suite')!r}: atomize.py reads scenario answers")
+        text = answer_text(target, line.get("response"))
+        if text is None or not text.strip():
+            missing.append(line["id"])
+            continue
+        out.append((where, line, text))
+    if limit:
+        out = out[:limit]
+    return out, missing
+
+
+def evaluator_block(provider, model, prompt):
+    return {"provider": provider, "model": model, "prompt": prompt.name,
+            "prompt_sha256": prompt.sha256}
+
+
+def read_done(path, evaluator):
+    """Keys (id, variant, repeat) already in OUT; refuses another evaluator's file."""
+    from evalkit.jsonl import read_resumable
+    done = set()
+    for number, line in read_resumable(path, lambda m: print(f"{PROG}: {m}", file=sys.stderr)):
+        where = f"{path}:{number}"
+        if line.get("evaluator") != evaluator:
+            raise BadInput(f"{where}: written by another evaluator or prompt "
+                           f"({json.dumps(line.get('evaluator'), sort_keys=True)}); "
+                           "a different evaluator or prompt writes a different file")
+        done.add((line.get("id"), line.get("variant"), line.get("repeat")))
+    return done
+
+
+def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeout):
+    """Atoms for one answer: ``(atoms or None, error or None, calls)``."""
+    from evalkit.atoms import reply_schema, validate
+    from evalkit.providers import ProviderError, Request
+    topic_text = ", ".join(sorted(topics)) if topics else "short lower-case topic names"
+    user = prompt.fill(question=question, topics=topic_text, response=text)
+    schema = reply_schema(topics)
+    calls = []
+    for turn in range(2):
+        try:
+            reply = client.call(Request(system="You verify claims. Reply with JSON only.",
+                                        user=user, model=model, schema=schema,
+                                        schema_name="record_atoms", max_tokens=max_tokens,
+                                        timeout=timeout))
+        except ProviderError as exc:
+            calls.append({"attempts": exc.attempts, "reply": exc.raw, "usage": None})
+            return None, str(exc), calls
+        calls.append({"attempts": reply.attempts, "reply": reply.raw, "usage": reply.usage})
+        if reply.data is None:
+            problems = [reply.problem or "no JSON object in the reply"]
+        else:
+            atoms, problems = validate(reply.data, topics)
+            if not problems:
+                return atoms, None, calls
+        if turn == 0:
+            shown = "; ".join(problems[:MAX_PROBLEMS_SHOWN])
+            user = (user + "\n\nYour previous reply was rejected by the validator: " + shown +
+                    "\nReply again with the corrected JSON object only, following the field "
+                    "rules above exactly.")
+    return None, "atoms rejected after one repair: " + "; ".join(problems[:MAX_PROBLEMS_SHOWN]), calls
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    from evalkit import VERSION, prompts, providers
+    from evalkit.jsonl import LineWriter
+    from evalkit.provenance import git_state, python_version
+    from evalkit.scenarios import load_scenarios
+    try:
+        provider, model = providers.resolve(args.provider, args.model, os.environ)
+        if provider == "manual":
+            raise BadInput("the evaluator must be a model: manual answers cannot evaluate")
+        prompt = prompts.load(args.prompt)
+        cases = load_scenarios(args.cases) if args.cases else None
+        work, missing = answers_to_atomize(args.raw, args.limit)
+        for where, line, _text in work:
+            if (line["target"].get("provider"), line["target"].get("model")) == (provider, model):
+                raise BadInput(f"{where}: the generator {variant_of(line['target'])} is also the "
+                               "evaluator; the spec forbids self-evaluation: choose another model")
+            if cases and line["id"] not in cases.by_id:
+                raise BadInput(f"{where}: {line['id']} is not a scenario of {args.cases}")
+        evaluator = evaluator_block(provider, model, prompt)
+        done = read_done(args.out, evaluator)
+        client = providers.get(provider, os.environ)
+    except (BadInput, providers.ProviderError) as exc:
+        print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
+        return 2
+
+    topics = sorted(cases.topics) if cases else None
+    commit, dirty = git_state()
+    run_block = {"run_id": uuid.uuid4().hex, "tool": PROG, "tool_version": VERSION,
+                 "git_commit": commit, "git_dirty": dirty, "python": python_version(),
+                 "raw_file": os.path.basename(args.raw),
+                 "cases_sha256": cases.sha256 if cases else None}
+    jobs = [(where, line, text, k) for where, line, text in work for k in range(args.repeat)
+            if (line["id"], variant_of(line["target"]), k) not in done]
+    total = len(work) * args.repeat
+    lock = threading.Lock()
+    errors = []
+    counter = {"n": total - len(jobs)}
+    if missing and not args.quiet:
+        print(f"{PROG}: {len(missing)} line(s) had no answer to atomize: {', '.join(missing)}",
+              file=sys.stderr)
+    try:
+        writer = LineWriter(args.out)
+    except OSError as exc:
+        print(f"{PROG}: {args.out}: cannot write: {exc.strerror}", file=sys.stderr)
+        return 2
+
+    def job(item):
+        where, line, text, k = item
+        question = cases.by_id[line["id"]]["question"] if cases else line.get("question", "")
+        atoms, error, calls = atomize_one(client, model, prompt, question, topics, text,
+                                          args.max_tokens, args.timeout)
+        record = {"format": 1, "id": line["id"], "variant": variant_of(line["target"]),
+                  "generator": {k2: line["target"].get(k2) for k2 in ("kind", "provider", "model")},
+                  "repeat": k, "evaluator": evaluator, "atoms": atoms, "error": error,
+                  "response_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                  "calls": calls, "run": run_block}
+        with lock:
+            writer.write(record)
+            counter["n"] += 1
+            if error:
+                errors.append(f"{line['id']} ({record['variant']}, repeat {k})")
+            if not args.quiet:
+                state = f"{len(atoms)} atoms" if atoms is not None else f"error: {error}"
+                print(f"[{counter['n']}/{total}] {line['id']} {record['variant']} {state}",
+                      file=sys.stderr, flush=True)
+
+    try:
+        if args.concurrency == 1:
+            for item in jobs:
+                job(item)
+        else:
+            with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
+                for future in [pool.submit(job, item) for item in jobs]:
+                    future.result()
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted; re-run the same command to continue", file=sys.stderr)
+        return 130
+    finally:
+        writer.close()
+    if errors:
+        print(f"{PROG}: {len(errors)} answer(s) could not be atomized: {', '.join(errors)}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""Atoms: the evaluator's claims about one answer, and their strict validator.
+
+An atom has exactly these fields (atomized-claim-scoring, "Adversarial
+protocol"):
+
+  text            the claim (non-empty string)
+  correctness     one of CORRECTNESS, spelled exactly so
+  verified_truth  what the evaluator found to be true (non-empty string)
+  citation        the source the answer gave for the claim, as written, or null
+  topic           a topic of the scenario vocabulary
+  specificity     a number in 0..1 (1 = a precise figure, rule or place)
+  actionability   a number in 0..1 (1 = a concrete next step)
+  importance      an integer 1..5
+
+The evaluator's reply is ``{"atoms": [...]}`` and nothing else. Anything else
+is rejected with the list of what is wrong; atomize.py asks for one repair
+and then records the answer as an error, never half-accepted.
+"""
+
+import math
+
+CORRECTNESS = ("correct", "correct-vague", "correct-action", "correct-judg", "correct-range",
+               "hedge-correct", "vague-correct", "vague-action", "WRONG", "PARTIAL-WRONG",
+               "admitted-gap")
+FIELDS = ("text", "correctness", "verified_truth", "citation", "topic", "specificity",
+          "actionability", "importance")
+
+
+def reply_schema(topics=None):
+    """The JSON schema sent with the request (providers that support it)."""
+    topic = {"type": "string"}
+    if topics:
+        topic["enum"] = sorted(topics)
+    atom = {"type": "object", "additionalProperties": False, "required": list(FIELDS),
+            "properties": {
+                "text": {"type": "string"},
+                "correctness": {"type": "string", "enum": list(CORRECTNESS)},
+                "verified_truth": {"type": "string"},
+                "citation": {"type": ["string", "null"]},
+                "topic": topic,
+                "specificity": {"type": "number", "minimum": 0, "maximum": 1},
+                "actionability": {"type": "number", "minimum": 0, "maximum": 1},
+                "importance": {"type": "integer", "minimum": 1, "maximum": 5}}}
+    return {"type": "object", "additionalProperties": False, "required": ["atoms"],
+            "properties": {"atoms": {"type": "array", "items": atom}}}
+
+
+def _number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def validate(reply, topics=None):
+    """``(atoms, problems)``: the atoms when ``problems`` is empty."""
+    problems = []
+    if not isinstance(reply, dict):
+        return None, ["the reply is not a JSON object"]
+    extra = sorted(set(reply) - {"atoms"})
+    if extra:
+        problems.append(f"unexpected key(s) {', '.join(extra)} beside atoms")
+    atoms = reply.get("atoms")
+    if not isinstance(atoms, list):
+        return None, problems + ["atoms must be a list"]
+    for n, atom in enumerate(atoms):
+        where = f"atoms[{n}]"
+        if not isinstance(atom, dict):
+            problems.append(f"{where} is not an object")
+            continue
+        missing = [f for f in FIELDS if f not in atom]
+        extra = sorted(set(atom) - set(FIELDS))
+        if missing:
+            problems.append(f"{where} lacks {', '.join(missing)}")
+        if extra:
+            problems.append(f"{where} has unknown field(s) {', '.join(extra)}")
+        for field in ("text", "verified_truth"):
+            if field in atom and (not isinstance(atom[field], str) or not atom[field].strip()):
+                problems.append(f"{where}.{field} must be a non-empty string")
+        if "correctness" in atom and atom["correctness"] not in CORRECTNESS:
+            problems.append(f"{where}.correctness {atom['correctness']!r} is not one of "
+                            f"{', '.join(CORRECTNESS)}")
+        if "citation" in atom and atom["citation"] is not None and (
+                not isinstance(atom["citation"], str) or not atom["citation"].strip()):
+            problems.append(f"{where}.citation must be a non-empty string or null")
+        if "topic" in atom:
+            if not isinstance(atom["topic"], str) or not atom["topic"].strip():
+                problems.append(f"{where}.topic must be a non-empty string")
+            elif topics and atom["topic"] not in topics:
+                problems.append(f"{where}.topic {atom['topic']!r} is not in the vocabulary")
+        for field in ("specificity", "actionability"):
+            if field in atom and (not _number(atom[field]) or not 0 <= atom[field] <= 1):
+                problems.append(f"{where}.{field} must be a number from 0 to 1")
+        if "importance" in atom:
+            value = atom["importance"]
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
+                problems.append(f"{where}.importance must be an integer from 1 to 5")
+    if problems:
+        return None, problems
+    return [{f: atom[f] for f in FIELDS} for atom in atoms], []

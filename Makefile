@@ -29,7 +29,7 @@ ifeq ($(shell [[ '$(QUARTER)' =~ ^([0-9]{4}-Q[1-4]|[a-z0-9][a-z0-9-]{0,39})$$ ]]
 $(error QUARTER='$(QUARTER)': give YYYY-QN (2026-Q4) or a plain slug such as demo)
 endif
 
-.PHONY: help test demo run score publish reproduce golden
+.PHONY: help test demo run score publish reproduce golden scenario-demo
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
 
@@ -61,6 +61,9 @@ publish: $(WORK)/run.done ## publish QUARTER into Documents/c4-benchmark/QUARTER
 
 reproduce: ## re-score the published QUARTER and compare every output byte for byte
 	$(PY) $(TOOLS)/reproduce.py $(BENCH)/$(QUARTER)
+
+scenario-demo: ## the scenario suite end to end against loopback stand-ins (an example, not a measurement)
+	$(PY) -m tests.scenario_demo --out build/scenario-demo
 
 golden: ## rewrite the golden tables of the test fixtures (review the diff!)
 	$(PY) $(TOOLS)/score.py tests/fixtures/questions-mini.json tests/fixtures/raw-mini.jsonl \

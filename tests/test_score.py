@@ -171,7 +171,7 @@ class QuestionRefusals(ScoreTestCase):
         ("unknown key", lambda d: d["questions"][0].update(note="x"), "unknown key(s) note"),
         ("unknown top key", lambda d: d.update(extra=1), "unknown key(s) extra"),
         ("format", lambda d: d.update(format=2), "format 2 is not one this tool knows"),
-        ("suite", lambda d: d.update(suite="scenario"), "this loader reads 'site-qa'"),
+        ("suite", lambda d: d.update(suite="trivia"), "this loader reads 'site-qa'"),
         ("no questions", lambda d: d.update(questions=[]), "questions must be a non-empty list"),
         ("site without key", lambda d: d["sites"]["en"].pop("widget_key"),
          "widget_key must be a non-empty string"),

@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
-"""Score raw answers to site-qa questions by the rubric's fixed rules.
+"""Score raw answers by fixed, deterministic rules.
 
     python tools/eval-benchmark/score.py QUESTIONS RAW.jsonl [RAW2.jsonl ...]
-        [--reviews FILE] [--out results.md] [--json results.json]
+        [--reviews FILE] [--out results.md] [--json results.json] [--html index.html]
         [--decline-as-of YYYY-MM-DD]
+    python tools/eval-benchmark/score.py SCENARIOS.json RAW.jsonl ... ATOMS.jsonl ...
+        [--sources FILE] [--jargon FILE] [--out results.md] [--json results.json]
+        [--html-dir DIR] [--example]
+
+A site-qa question file is scored by the rubric's measures (below). A
+scenario file is scored from atoms on four 0-3 dimensions, Accurate,
+Complete, Cited and Useful (evalkit/atomscore.py), never combined.
 
 Positional files ending in .json are question files, those ending in .jsonl
 are raw answer files; give at least one of each. Every raw line is matched to
@@ -114,6 +121,14 @@ def parse_args(argv):
     parser.add_argument("--review-sheet", metavar="FILE",
                         help="write the answers a person must read (markdown), with an "
                              "entry to fill in for each")
+    parser.add_argument("--sources", help="scenario suite: the source-authority table "
+                                          "(default: sources.json beside the scenario file)")
+    parser.add_argument("--jargon", help="scenario suite: the jargon table "
+                                         "(default: jargon.json beside the scenario file)")
+    parser.add_argument("--html-dir", help="scenario suite: write the dashboard and detail pages here")
+    parser.add_argument("--example", action="store_true",
+                        help="label the results an example (run.status not_run), e.g. a run "
+                             "against loopback stand-ins")
     parser.add_argument("--decline-as-of", metavar="YYYY-MM-DD",
                         help="score with the DECLINE list as it stood on this date "
                              f"(default: the newest, {decline_dates()[-1]})")
@@ -365,10 +380,71 @@ def write_outputs(result, folder):
     write_atomic(os.path.join(folder, "index.html"), render_html(result))
 
 
+def suite_of(files):
+    """The suite of the first question or case file given."""
+    from evalkit.jsonl import read_json
+    for path in files:
+        if path.endswith(".json"):
+            doc = read_json(path)
+            return doc.get("suite") if isinstance(doc, dict) else None
+    return None
+
+
+def is_atoms_file(path):
+    """An atoms file's lines carry an evaluator; a raw file's do not."""
+    from evalkit.jsonl import iter_jsonl
+    for _number, line in iter_jsonl(path):
+        return "evaluator" in line
+    return False
+
+
+def main_scenario(args):
+    from evalkit import scenario_pages, scenario_score
+    from evalkit.jsonl import dumps_file, write_atomic
+    try:
+        cases = [f for f in args.files if f.endswith(".json")]
+        lines = [f for f in args.files if f.endswith(".jsonl")]
+        if len(cases) != 1 or not lines or len(cases) + len(lines) != len(args.files):
+            raise BadInput("the scenario suite takes one scenario file (.json), raw files and "
+                           "atoms files (.jsonl)")
+        atoms = [f for f in lines if is_atoms_file(f)]
+        raws = [f for f in lines if f not in atoms]
+        if not raws or not atoms:
+            raise BadInput("give the raw answers (run.py) and the atoms (atomize.py)")
+        folder = os.path.dirname(cases[0])
+        result = scenario_score.score(cases[0], raws, atoms,
+                                      args.sources or os.path.join(folder, "sources.json"),
+                                      args.jargon or os.path.join(folder, "jargon.json"),
+                                      args.example)
+    except BadInput as exc:
+        print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
+        return 2
+    markdown = scenario_pages.render_markdown(result)
+    try:
+        if args.out:
+            write_atomic(args.out, markdown)
+        if args.json_out:
+            write_atomic(args.json_out, dumps_file(result))
+        if args.html_dir:
+            scenario_pages.write_pages(result, args.html_dir, write_atomic)
+    except OSError as exc:
+        print(f"{PROG}: {exc.filename}: cannot write: {exc.strerror}", file=sys.stderr)
+        return 2
+    if not (args.out or args.json_out or args.html_dir):
+        sys.stdout.write(markdown)
+    return 0
+
+
 def main(argv=None):
     args = parse_args(argv)
     from evalkit.jsonl import write_atomic
     from evalkit.report import render_markdown
+    try:
+        if suite_of(args.files) == "scenario":
+            return main_scenario(args)
+    except BadInput as exc:
+        print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
+        return 2
     try:
         result = score(args.files, args.reviews, args.decline_as_of, args.history)
     except BadInput as exc:

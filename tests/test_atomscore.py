@@ -1,0 +1,171 @@
+"""Known answers for the four dimensions, each worked out by hand from the
+spec's formulas (atomized-claim-scoring) and DESIGN section 6."""
+
+import os
+import tempfile
+import unittest
+
+from tests import support
+from evalkit.atomscore import JargonTable, SourceTable, score_answer, to_score
+from fractions import Fraction
+
+SOURCES = {"format": 1, "buckets": {"authoritative": 1.0, "plausible-third-party": 0.3,
+                                    "non-authoritative": 0.0, "none": 0.0},
+           "default": "non-authoritative",
+           "patterns": [{"pattern": r"redfin|zillow|wikipedia|blog", "bucket": "plausible-third-party"},
+                        {"pattern": r"reddit|forum", "bucket": "non-authoritative"},
+                        {"pattern": r"\bRCC\b|riverton\.example\.gov|\bORS\b",
+                         "bucket": "authoritative"}]}
+JARGON = {"format": 1, "acronyms": [{"token": "ADU", "expansions": ["accessory dwelling unit"]},
+                                    {"token": "SDC", "expansions": ["system development charge"]}],
+          "code_citation_patterns": [r"\bRCC\s*\d+(?:\.\d+){1,2}\b"],
+          "glosses": ["which says", "which means"]}
+MUST = ["zoning", "size", "setbacks", "permits", "costs", "sequence"]
+
+
+def atom(correctness="correct", importance=1, topic="zoning", citation=None, actionability=0.5):
+    return {"text": "a claim", "correctness": correctness, "verified_truth": "true",
+            "citation": citation, "topic": topic, "specificity": 0.5,
+            "actionability": actionability, "importance": importance}
+
+
+class Tables(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.sources = SourceTable(support.write_json(os.path.join(cls.tmp.name, "s.json"), SOURCES))
+        cls.jargon = JargonTable(support.write_json(os.path.join(cls.tmp.name, "j.json"), JARGON))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def score(self, atoms, response="A plain answer of a few words.", must=MUST):
+        return score_answer(atoms, must, response, self.sources, self.jargon)
+
+
+class Accurate(Tables):
+    def test_every_correctness_tag(self):
+        expected = {"correct": 3, "correct-vague": 3, "correct-action": 3, "correct-judg": 3,
+                    "correct-range": 3, "hedge-correct": 3,
+                    "vague-correct": 2,   # 0.6 * 3 + 0.5 = 2.3
+                    "vague-action": 2, "WRONG": 0, "PARTIAL-WRONG": 0}
+        for tag, score in expected.items():
+            with self.subTest(tag):
+                self.assertEqual(self.score([atom(tag)])["accurate"]["score"], score)
+        self.assertIsNone(self.score([atom("admitted-gap")])["accurate"]["score"])
+
+    def test_half_way_points_round_up(self):
+        # raw 1/6 (= 0.5/3): correct weight 1, WRONG weight 5. 1/6 * 3 + 1/2 = 1 -> 1
+        # (Python's round(0.5) would give 0).
+        a = self.score([atom("correct", 1), atom("WRONG", 5)])["accurate"]
+        self.assertEqual((a["score"], a["raw"]), (1, 0.1667))
+        # raw 1/2 (= 1.5/3): 1.5 + 0.5 = 2 -> 2.
+        self.assertEqual(self.score([atom("correct", 2), atom("WRONG", 2)])["accurate"]["score"], 2)
+        # raw 5/6 (= 2.5/3): 2.5 + 0.5 = 3 -> 3 (round(2.5) would give 2).
+        self.assertEqual(self.score([atom("correct", 5), atom("WRONG", 1)])["accurate"]["score"], 3)
+
+    def test_importance_weighting(self):
+        # (5*1 + 3*0.6 + 2*0) / 10 = 0.68 -> 2.04 + 0.5 -> 2
+        a = self.score([atom("correct", 5), atom("vague-action", 3), atom("PARTIAL-WRONG", 2)])
+        self.assertEqual((a["accurate"]["raw"], a["accurate"]["score"]), (0.68, 2))
+
+    def test_admitted_gaps_are_skipped(self):
+        a = self.score([atom("correct", 1), atom("admitted-gap", 5)])["accurate"]
+        self.assertEqual((a["score"], a["skipped_admitted_gaps"]), (3, 1))
+
+
+class Complete(Tables):
+    def test_coverage_and_half_way_points(self):
+        cases = [(["zoning"], 1),                          # 1/6*3 = 0.5 -> 1
+                 (["zoning", "size", "setbacks"], 2),      # 1.5 -> 2
+                 (["zoning", "size", "setbacks", "permits", "costs"], 3),  # 2.5 -> 3
+                 ([], 0)]
+        for topics, score in cases:
+            with self.subTest(topics=topics):
+                c = self.score([atom(topic=t) for t in topics] + [atom(topic="height")])["complete"]
+                self.assertEqual(c["score"], score)
+
+    def test_gap_topics_do_not_cover(self):
+        c = self.score([atom("admitted-gap", topic=t) for t in MUST])["complete"]
+        self.assertEqual((c["score"], c["covered"]), (0, []))
+
+    def test_cap_at_2_for_an_admitted_gap_on_address_or_zoning(self):
+        full = [atom(topic=t) for t in MUST]
+        self.assertEqual(self.score(full)["complete"]["score"], 3)
+        for topic in ("address", "zoning"):
+            with self.subTest(topic):
+                c = self.score(full + [atom("admitted-gap", topic=topic)])["complete"]
+                self.assertEqual((c["score"], c["capped_by_admitted_gap_on"]), (2, [topic]))
+        c = self.score(full + [atom("admitted-gap", topic="costs")])["complete"]
+        self.assertEqual(c["score"], 3)
+
+
+class Cited(Tables):
+    def test_buckets(self):
+        cases = [("RCC 33.205.040", 3), ("https://riverton.example.gov/bds", 3),
+                 ("Redfin listing #4451, zoned R5, lot 5,000 sq ft", 1),  # 0.3*3+0.5 = 1.4 -> 1
+                 ("reddit.com/r/riverton", 0), (None, 0), ("my neighbour", 0)]
+        for citation, score in cases:
+            with self.subTest(citation=citation):
+                self.assertEqual(self.score([atom(citation=citation)])["cited"]["score"], score)
+
+    def test_a_precise_looking_listing_citation_is_third_party(self):
+        self.assertEqual(self.sources.bucket("Zillow listing 12345 citing RCC 33.110"),
+                         "plausible-third-party")
+
+    def test_mixture_and_gaps(self):
+        # (1 + 0.3 + 0) / 3 = 0.4333 -> 1.3 + 0.5 = 1.8 -> 1; the gap is not a factual claim.
+        c = self.score([atom(citation="ORS 197.312"), atom(citation="a real-estate blog"),
+                        atom(citation=None), atom("admitted-gap")])["cited"]
+        self.assertEqual((c["raw"], c["score"], c["atoms"]), (0.4333, 1, 3))
+        self.assertIsNone(self.score([atom("admitted-gap")])["cited"]["score"])
+
+
+class Useful(Tables):
+    def words(self, n, extra=""):
+        return " ".join(["word"] * (n - len(extra.split()))) + (" " + extra if extra else "")
+
+    def test_mean_actionability(self):
+        # (1 + 0.5 + 0) / 3 = 0.5 -> 2; gaps count for Useful.
+        u = self.score([atom(actionability=1), atom(actionability=0.5),
+                        atom("admitted-gap", actionability=0)])["useful"]
+        self.assertEqual((u["raw"], u["score"]), (0.5, 2))
+
+    def test_an_unglossed_acronym_costs_and_a_glossed_one_does_not(self):
+        atoms = [atom(actionability=0.5)] * 4
+        text = self.words(100, "Build an ADU.")
+        u = self.score(atoms, text)["useful"]
+        # 1 unexplained token in 100 words: penalty 0.10; 0.5 - 0.1 = 0.4 -> 1.7 -> 1
+        self.assertEqual((u["unexplained_jargon"], u["jargon_penalty"], u["score"]), (1, 0.1, 1))
+        glossed = self.words(100, "Build an ADU (accessory dwelling unit).")
+        u = self.score(atoms, glossed)["useful"]
+        self.assertEqual((u["unexplained_jargon"], u["jargon_penalty"], u["score"]), (0, 0.0, 2))
+
+    def test_jargon_penalty_is_capped(self):
+        text = "ADU SDC ADUs. RCC 33.205.040 applies. " * 5   # 35 words, 20 unexplained
+        u = self.score([atom(actionability=1)], text)["useful"]
+        # uncapped 0.1 * 20 * 100 / 35 = 5.71; capped 0.30 -> 0.7 * 3 + 0.5 = 2.6 -> 2
+        self.assertEqual((u["unexplained_jargon"], u["jargon_penalty"], u["score"]), (20, 0.3, 2))
+
+    def test_a_glossed_code_citation(self):
+        tokens = self.jargon.tokens("See RCC 33.205.040, which says the cottage may be 800 sq ft. "
+                                    "Also RCC 33.110.220 applies.")
+        self.assertEqual([(t["token"], t["explained"]) for t in tokens],
+                         [("RCC 33.205.040", True), ("RCC 33.110.220", False)])
+
+    def test_nothing_to_score(self):
+        result = self.score([], "")
+        self.assertEqual({d: result[d]["score"] for d in result},
+                         {"accurate": None, "complete": 0, "cited": None, "useful": None})
+
+
+class Rounding(unittest.TestCase):
+    def test_half_up_never_half_even(self):
+        self.assertEqual([to_score(Fraction(n, 6)) for n in range(7)], [0, 1, 1, 2, 2, 3, 3])
+        self.assertEqual(to_score(Fraction(-1, 3)), 0)
+        self.assertEqual(to_score(Fraction(2)), 3)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,190 @@
+"""The scenario suite end to end against loopback stand-ins: run.py, atomize.py
+with two evaluators, score.py; the cross-evaluation table, judge stability,
+the dashboard and detail pages (structure and escaping), and refusals."""
+
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from tests import support
+from tests.model_servers import ModelServer
+from tests.scenario_demo import run_demo
+from tests.standins import model
+from tests.support import FIXTURES, call_main, read_lines
+from tests.test_htmlpage import check
+
+import atomize  # noqa: E402
+import run  # noqa: E402
+import score  # noqa: E402
+from evalkit.scenarios import parse_scenarios  # noqa: E402
+from evalkit import BadInput, scenario_score  # noqa: E402
+
+CASES = os.path.join(FIXTURES, "scenarios-mini.json")
+
+
+class EndToEnd(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.out = os.path.join(cls.tmp.name, "demo")
+        run_demo(cls.out, CASES)
+        with open(os.path.join(cls.out, "results.json"), encoding="utf-8") as fh:
+            cls.result = json.load(fh)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_cells_and_scores(self):
+        cells = self.result["cells"]
+        # 3 generators x 2 scenarios, each judged by the 2 evaluators that did not write it.
+        self.assertEqual(len(cells), 3 * 2 * 2 - 2 * 2)
+        for cell in cells:
+            self.assertNotEqual(cell["evaluator"], cell["variant"])
+            self.assertEqual(sorted(cell["scores"]), ["accurate", "cited", "complete", "useful"])
+            for d in cell["scores"].values():
+                self.assertIn(d["score"], (0, 1, 2, 3, None))
+        self.assertEqual(self.result["provenance"]["run"]["status"], "not_run")
+        self.assertTrue(self.result["provenance"]["example"])
+
+    def test_the_tiny_house_cap(self):
+        # The stand-in answer admits it could not look up the parcel (address):
+        # all six topics covered, capped at 2.
+        cell = next(c for c in self.result["cells"] if c["scenario"] == "tiny-house")
+        self.assertEqual(cell["scores"]["complete"]["capped_by_admitted_gap_on"], ["address"])
+        self.assertEqual(cell["scores"]["complete"]["score"], 2)
+
+    def test_cross_evaluation_table(self):
+        cross = self.result["cross_evaluation"]
+        self.assertEqual(cross["evaluators"], ["anthropic:stand-in-claude", "openai:stand-in-gpt"])
+        self_rows = [r for r in cross["table"] if r["self"]]
+        self.assertEqual(len(self_rows), 2)
+        self.assertTrue(all(r["accurate"] is None and r["responses"] == 0 for r in self_rows))
+        accurate = next(a for a in cross["agreement"] if a["dimension"] == "accurate")
+        # The strict judge gives the uncited fence claim vague-correct, the lenient one correct.
+        self.assertEqual((accurate["responses"], accurate["same"]), (2, 1))
+        with open(os.path.join(self.out, "results.md"), encoding="utf-8") as fh:
+            self.assertIn("self-evaluation: refused", fh.read())
+
+    def test_pages_are_well_formed(self):
+        pages = [os.path.join(self.out, "index.html")] + [
+            os.path.join(self.out, "detail", n) for n in sorted(os.listdir(os.path.join(self.out, "detail")))]
+        self.assertEqual(len(pages), 1 + len(self.result["cells"]))
+        for path in pages:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+            parser = check(text)
+            self.assertEqual((parser.errors, parser.stack, parser.scripts), ([], [], 0), path)
+            self.assertIn("EXAMPLE, not a measurement", text)
+        with open(pages[1], encoding="utf-8") as fh:
+            detail = fh.read()
+        self.assertIn("Verified by: ", detail)
+        self.assertIn("floor(raw × 3 + 0.5)", detail)
+
+
+class Hostile(unittest.TestCase):
+    def test_answers_and_atoms_are_escaped(self):
+        hostile = '<script>alert(1)</script></td></table>"\' \u202eevil'
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {}
+            with ModelServer("openai", reply=lambda r: hostile + " Apply for a permit.") as gen, \
+                    ModelServer("anthropic", reply=model("anthropic", True)) as judge:
+                saved = dict(os.environ)
+                try:
+                    os.environ.update(gen.environ())
+                    raw = os.path.join(tmp, "raw.jsonl")
+                    self.assertEqual(call_main(run, [CASES, raw, "--provider", "openai", "--model",
+                                                     "g", "--quiet"])[0], 0)
+                    os.environ.update(judge.environ())
+                    atoms = os.path.join(tmp, "atoms.jsonl")
+                    self.assertEqual(call_main(atomize, [raw, atoms, "--provider", "anthropic",
+                                                         "--model", "j", "--cases", CASES,
+                                                         "--quiet"])[0], 0)
+                finally:
+                    os.environ.clear()
+                    os.environ.update(saved)
+            out = os.path.join(tmp, "pages")
+            code, _, err = call_main(score, [CASES, raw, atoms, "--html-dir", out, "--example"])
+            self.assertEqual(code, 0, err)
+            for name in ["index.html"] + [os.path.join("detail", n) for n in os.listdir(os.path.join(out, "detail"))]:
+                with open(os.path.join(out, name), encoding="utf-8") as fh:
+                    text = fh.read()
+                parser = check(text)
+                self.assertEqual((parser.errors, parser.scripts), ([], 0), name)
+                self.assertNotIn("<script>", text)
+            self.assertIn("&lt;script&gt;alert(1)&lt;/script&gt;&lt;/td&gt;&lt;/table&gt;", text)
+
+
+class Stability(unittest.TestCase):
+    def test_repeats_agree_for_a_deterministic_judge(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            saved = dict(os.environ)
+            try:
+                with ModelServer("openai", reply=model("openai", False)) as gen, \
+                        ModelServer("anthropic", reply=model("anthropic", True)) as judge:
+                    os.environ.update(gen.environ())
+                    raw = os.path.join(tmp, "raw.jsonl")
+                    call_main(run, [CASES, raw, "--provider", "openai", "--model", "g", "--quiet"])
+                    os.environ.update(judge.environ())
+                    atoms = os.path.join(tmp, "atoms.jsonl")
+                    call_main(atomize, [raw, atoms, "--provider", "anthropic", "--model", "j",
+                                        "--cases", CASES, "--repeat", "3", "--quiet"])
+            finally:
+                os.environ.clear()
+                os.environ.update(saved)
+            result = scenario_score.score(CASES, [raw], [atoms],
+                                                os.path.join(FIXTURES, "sources.json"),
+                                                os.path.join(FIXTURES, "jargon.json"))
+            self.assertEqual([(s["dimension"], s["responses"], s["repeats"], s["all_agree"])
+                              for s in result["stability"]],
+                             [(d, 2, 3, 2) for d in ("accurate", "complete", "cited", "useful")])
+            # A repeat that disagrees is counted as such.
+            lines = read_lines(atoms)
+            lines[-1]["atoms"][0]["correctness"] = "WRONG"
+            with open(atoms, "w", encoding="utf-8") as fh:
+                for line in lines:
+                    fh.write(json.dumps(line) + "\n")
+            result = scenario_score.score(CASES, [raw], [atoms],
+                                                os.path.join(FIXTURES, "sources.json"),
+                                                os.path.join(FIXTURES, "jargon.json"))
+            accurate = next(s for s in result["stability"] if s["dimension"] == "accurate")
+            self.assertEqual(accurate["all_agree"], 1)
+
+
+class Refusals(unittest.TestCase):
+    def test_topic_outside_the_vocabulary(self):
+        with open(CASES, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        doc["scenarios"][1]["must_cover"].append("vibes")
+        with self.assertRaises(BadInput) as ctx:
+            parse_scenarios(doc, "scenarios.json")
+        self.assertEqual(str(ctx.exception),
+                         "scenarios.json: fence: must_cover topic 'vibes' is not in the topic vocabulary")
+
+    def test_atoms_of_another_answer_and_self_evaluation(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "demo")
+            run_demo(out, CASES)
+            raw = os.path.join(out, "raw-stand-in-gpt.jsonl")
+            atoms = os.path.join(out, "atoms-stand-in-claude.jsonl")
+            lines = read_lines(atoms)
+            changed = os.path.join(tmp, "atoms-changed.jsonl")
+            with open(changed, "w", encoding="utf-8") as fh:
+                line = next(l for l in lines if l["variant"] == "openai:stand-in-gpt")
+                line["response_sha256"] = "0" * 64
+                fh.write(json.dumps(line) + "\n")
+            code, _, err = call_main(score, [CASES, raw, changed])
+            self.assertEqual(code, 2)
+            self.assertIn("these atoms are of another answer", err)
+            with open(changed, "w", encoding="utf-8") as fh:
+                line["evaluator"]["provider"], line["evaluator"]["model"] = "openai", "stand-in-gpt"
+                fh.write(json.dumps(line) + "\n")
+            code, _, err = call_main(score, [CASES, raw, changed])
+            self.assertEqual(code, 2)
+            self.assertIn("atomized its own answer", err)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,189 @@
+"""The four 0-3 dimensions of atomized-claim scoring, computed from atoms.
+
+Exactly the spec's aggregation, with DESIGN section 6's settlements:
+
+  Accurate  A = atoms that are not admitted-gap; weight = importance (1..5);
+            credit 1.0 for correct, correct-vague, correct-action, correct-judg,
+            correct-range, hedge-correct; 0.6 for vague-correct, vague-action;
+            0.0 for WRONG, PARTIAL-WRONG.  raw = sum(weight*credit)/sum(weight)
+  Complete  covered = distinct topics of the non-admitted-gap atoms that are in
+            must_cover;  raw = |covered| / |must_cover|;  capped at 2 when any
+            admitted-gap atom is on topic address or zoning
+  Cited     A = atoms that are not admitted-gap (every factual claim); credit
+            of each atom's citation by the source-authority table;
+            raw = sum(credit) / |A|
+  Useful    raw = mean(actionability) over all atoms, minus the jargon penalty
+            0.10 x (unexplained jargon tokens per 100 words), capped at 0.30
+
+  score = floor(raw * 3 + 0.5), clamped to 0..3; "n/a" (None) when there is
+  nothing to score (no atoms in A). Python's round() is never used.
+
+All arithmetic is exact (fractions.Fraction; a number from JSON enters as the
+decimal it was written as), so a raw value of exactly 0.5/3 scores 1 on every
+machine. Raw values are reported rounded to 4 places, once, at the end.
+
+What it does not do: judge the atoms. They come from the evaluator model
+(atomize.py); this module only does arithmetic on them.
+"""
+
+import math
+import re
+from fractions import Fraction
+
+from . import BadInput
+from .jsonl import read_json_sha
+from .textmatch import normalize
+
+CREDIT = {"correct": Fraction(1), "correct-vague": Fraction(1), "correct-action": Fraction(1),
+          "correct-judg": Fraction(1), "correct-range": Fraction(1), "hedge-correct": Fraction(1),
+          "vague-correct": Fraction(3, 5), "vague-action": Fraction(3, 5),
+          "WRONG": Fraction(0), "PARTIAL-WRONG": Fraction(0)}
+GAP = "admitted-gap"
+CAP_TOPICS = ("address", "zoning")
+DIMENSIONS = ("accurate", "complete", "cited", "useful")
+PENALTY_PER_100_WORDS = Fraction(1, 10)
+PENALTY_CAP = Fraction(3, 10)
+
+
+def exact(number):
+    """A JSON number as the exact decimal it was written as."""
+    return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
+
+
+def to_score(raw):
+    """floor(raw * 3 + 1/2), clamped to 0..3; None stays None."""
+    if raw is None:
+        return None
+    return max(0, min(3, math.floor(raw * 3 + Fraction(1, 2))))
+
+
+def show(raw):
+    return None if raw is None else round(float(raw), 4)
+
+
+class SourceTable:
+    """Ordered citation patterns -> bucket -> credit (sources.json)."""
+
+    def __init__(self, path):
+        doc, self.sha256 = read_json_sha(path)
+        self.path = path
+        try:
+            self.buckets = {k: exact(v) for k, v in doc["buckets"].items()}
+            self.default = doc["default"]
+            self.patterns = [(re.compile(p["pattern"], re.IGNORECASE), p["bucket"])
+                             for p in doc["patterns"]]
+            self.examples = doc.get("examples", [])
+        except (KeyError, TypeError, AttributeError, re.error) as exc:
+            raise BadInput(f"{path}: not a source-authority table ({type(exc).__name__}: {exc})") from None
+        for _p, bucket in self.patterns:
+            if bucket not in self.buckets:
+                raise BadInput(f"{path}: pattern bucket {bucket!r} is not in buckets")
+        if self.default not in self.buckets or "none" not in self.buckets:
+            raise BadInput(f"{path}: default and 'none' must be buckets")
+
+    def bucket(self, citation):
+        if citation is None:
+            return "none"
+        for pattern, bucket in self.patterns:
+            if pattern.search(citation):
+                return bucket
+        return self.default
+
+    def credit(self, citation):
+        return self.buckets[self.bucket(citation)]
+
+
+class JargonTable:
+    """Acronyms with expansions, code-citation patterns and glosses (jargon.json)."""
+
+    def __init__(self, path):
+        doc, self.sha256 = read_json_sha(path)
+        self.path = path
+        try:
+            self.acronyms = [(a["token"], re.compile(r"(?<![A-Za-z0-9])" + re.escape(a["token"])
+                                                     + r"s?(?![A-Za-z0-9])"),
+                              [normalize(e) for e in a["expansions"]]) for a in doc["acronyms"]]
+            self.citations = [re.compile(p, re.IGNORECASE) for p in doc["code_citation_patterns"]]
+            self.glosses = [normalize(g) for g in doc["glosses"]]
+        except (KeyError, TypeError, re.error) as exc:
+            raise BadInput(f"{path}: not a jargon table ({type(exc).__name__}: {exc})") from None
+
+    def tokens(self, text):
+        """Every jargon occurrence: ``[{token, kind, explained}]`` in text order."""
+        found = []
+        whole = normalize(text)
+        for token, pattern, expansions in self.acronyms:
+            explained = any(e in whole for e in expansions)
+            for match in pattern.finditer(text):
+                found.append((match.start(), {"token": match.group(0), "kind": "acronym",
+                                              "explained": explained}))
+        taken = set()
+        for sentence_start, sentence in _sentences(text):
+            glossed = any(g in normalize(sentence) for g in self.glosses)
+            for pattern in self.citations:
+                for match in pattern.finditer(sentence):
+                    start = sentence_start + match.start()
+                    if any(a <= start < b for a, b in taken):
+                        continue  # two patterns on one citation count once
+                    taken.add((start, sentence_start + match.end()))
+                    found.append((start, {"token": match.group(0), "kind": "code-citation",
+                                          "explained": glossed}))
+        return [item for _pos, item in sorted(found, key=lambda f: (f[0], f[1]["token"]))]
+
+
+def _sentences(text):
+    """``(start, sentence)`` pieces; a period inside 33.205.040 does not end one."""
+    out = []
+    start = 0
+    for match in re.finditer(r"[.!?]+(?=\s|$)|\n", text):
+        out.append((start, text[start:match.end()]))
+        start = match.end()
+    if start < len(text):
+        out.append((start, text[start:]))
+    return out
+
+
+def score_answer(atoms, must_cover, response, sources, jargon):
+    """The four dimensions for one answer, each ``{score, raw, ...detail}``."""
+    facts = [a for a in atoms if a["correctness"] != GAP]
+    gaps = [a for a in atoms if a["correctness"] == GAP]
+
+    # Accurate
+    weight = sum(a["importance"] for a in facts)
+    raw = (sum(a["importance"] * CREDIT[a["correctness"]] for a in facts) / weight) if weight else None
+    accurate = {"score": to_score(raw), "raw": show(raw), "atoms": len(facts),
+                "weighted_credit": show(sum((a["importance"] * CREDIT[a["correctness"]]
+                                             for a in facts), Fraction(0))),
+                "weight": weight, "skipped_admitted_gaps": len(gaps)}
+
+    # Complete
+    covered = sorted({a["topic"] for a in facts} & set(must_cover))
+    raw = Fraction(len(covered), len(must_cover))
+    score = to_score(raw)
+    capped_by = sorted({a["topic"] for a in gaps if a["topic"] in CAP_TOPICS})
+    if capped_by and score > 2:
+        score = 2
+    complete = {"score": score, "raw": show(raw), "covered": covered,
+                "missed": [t for t in must_cover if t not in covered],
+                "must_cover": list(must_cover), "capped_by_admitted_gap_on": capped_by}
+
+    # Cited
+    buckets = [sources.bucket(a["citation"]) for a in facts]
+    raw = (sum(sources.buckets[b] for b in buckets) / len(facts)) if facts else None
+    counts = {}
+    for b in buckets:
+        counts[b] = counts.get(b, 0) + 1
+    cited = {"score": to_score(raw), "raw": show(raw), "atoms": len(facts),
+             "buckets": dict(sorted(counts.items()))}
+
+    # Useful
+    words = len(response.split())
+    tokens = jargon.tokens(response)
+    unexplained = sum(1 for t in tokens if not t["explained"])
+    penalty = min(PENALTY_CAP, PENALTY_PER_100_WORDS * unexplained * 100 / words) if words else Fraction(0)
+    mean = (sum(exact(a["actionability"]) for a in atoms) / len(atoms)) if atoms else None
+    raw = None if mean is None else mean - penalty
+    useful = {"score": to_score(raw), "raw": show(raw), "mean_actionability": show(mean),
+              "jargon_penalty": show(penalty), "unexplained_jargon": unexplained,
+              "words": words, "jargon": tokens}
+    return {"accurate": accurate, "complete": complete, "cited": cited, "useful": useful}

@@ -1,0 +1,217 @@
+"""The scenario suite's tables and pages: results.md, a static dashboard
+(index.html: scenarios x variants, four scores per cell, colour plus the
+number, never a composite) and one detail page per scenario, variant and
+evaluator (the verbatim response, the atoms, the arithmetic of each score,
+the jargon found, "verified by: <evaluator>"). Every string from an answer or
+an atom is escaped; no JavaScript.
+"""
+
+import os
+import re
+from html import escape
+
+from .atomscore import DIMENSIONS
+
+TITLES = {"accurate": "Accurate", "complete": "Complete", "cited": "Cited", "useful": "Useful"}
+SHORT = {"accurate": "A", "complete": "C", "cited": "Ci", "useful": "U"}
+COLOURS = {0: "#f4c7c3", 1: "#fce8b2", 2: "#d9ead3", 3: "#93c47d", None: "#e0e0e0"}
+STYLE = """
+body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#222}
+table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #ccc;padding:.3rem .5rem;vertical-align:top}
+.s{display:inline-block;min-width:2.6em;margin:1px;padding:0 .2em;text-align:center;border-radius:3px}
+blockquote{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}
+.note{background:#fff4ce;padding:.5rem}
+"""
+
+
+def e(text):
+    return escape("" if text is None else str(text), quote=True)
+
+
+def fmt(score):
+    return "n/a" if score is None else str(score)
+
+
+def slug(text):
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "x"
+
+
+def detail_name(cell):
+    return (f"{slug(cell['scenario'])}--{slug(cell['variant'])}--{slug(cell['evaluator'])}"
+            f"--r{cell['repeat']}.html")
+
+
+def first_cells(result, evaluator):
+    return {(c["scenario"], c["variant"]): c for c in result["cells"]
+            if c["evaluator"] == evaluator and c["repeat"] == 0}
+
+
+def status_line(result):
+    p = result["provenance"]
+    if p["run"]["status"] == "recorded_live_run":
+        return "Run status: recorded_live_run."
+    return ("Run status: not_run. This is an EXAMPLE, not a measurement"
+            + (" (an example run against loopback stand-ins)." if p.get("example") else "."))
+
+
+def render_markdown(result):
+    gens = result["cross_evaluation"]["generators"]
+    lines = ["# Scenario results", "", status_line(result), "",
+             "Four scores per cell, 0-3, never combined: A = Accurate, C = Complete, "
+             "Ci = Cited, U = Useful; n/a where there was nothing to score.", ""]
+    for evaluator in result["cross_evaluation"]["evaluators"]:
+        cells = first_cells(result, evaluator)
+        lines += [f"## Verified by: {evaluator}", "",
+                  "| Scenario | " + " | ".join(gens) + " |", "|---|" + "---|" * len(gens)]
+        for s in result["scenarios"]:
+            row = []
+            for g in gens:
+                c = cells.get((s["id"], g))
+                if c is None:
+                    row.append("–")
+                elif c["error"]:
+                    row.append("error")
+                else:
+                    row.append(" ".join(f"{SHORT[d]} {fmt(c['scores'][d]['score'])}" for d in DIMENSIONS))
+            lines.append(f"| {s['id']} | " + " | ".join(row) + " |")
+        lines.append("")
+    lines += ["## Cross-evaluation (mean score per evaluator and generator)", "",
+              "| Evaluator | Generator | Responses | " + " | ".join(TITLES[d] for d in DIMENSIONS) + " |",
+              "|---|---|--:|" + "--:|" * len(DIMENSIONS)]
+    for row in result["cross_evaluation"]["table"]:
+        values = (["self-evaluation: refused"] * len(DIMENSIONS) if row["self"]
+                  else [fmt(row[d]) for d in DIMENSIONS])
+        lines.append(f"| {row['evaluator']} | {row['generator']} | {row['responses']} | "
+                     + " | ".join(values) + " |")
+    if result["cross_evaluation"]["agreement"]:
+        lines += ["", "Agreement between evaluators, per dimension:", "",
+                  "| Evaluator A | Evaluator B | Dimension | Responses | Same score | Mean abs. difference |",
+                  "|---|---|---|--:|--:|--:|"]
+        for a in result["cross_evaluation"]["agreement"]:
+            lines.append(f"| {a['a']} | {a['b']} | {TITLES[a['dimension']]} | {a['responses']} | "
+                         f"{a['same']}/{a['responses']} | {fmt(a['mean_abs_diff'])} |")
+    if result["stability"]:
+        lines += ["", "## Judge stability (atomize.py --repeat)", "",
+                  "| Evaluator | Dimension | Responses | Repeats | All repeats agree |",
+                  "|---|---|--:|--:|--:|"]
+        for s in result["stability"]:
+            lines.append(f"| {s['evaluator']} | {TITLES[s['dimension']]} | {s['responses']} | "
+                         f"{s['repeats']} | {s['all_agree']}/{s['responses']} |")
+    if result["not_atomized"]:
+        lines += ["", "Answers with no atoms line: " + ", ".join(result["not_atomized"])]
+    errors = [f"{c['scenario']} ({c['variant']}, {c['evaluator']}): {c['error']}"
+              for c in result["cells"] if c["error"]]
+    if errors:
+        lines += ["", "## Atomization errors (scored n/a)", ""] + [f"- {x}" for x in errors]
+    p = result["provenance"]
+    lines += ["", "## Provenance", "",
+              f"- Scenarios: {p['cases']['file']} sha256 {p['cases']['sha256']}",
+              f"- Source table: {p['sources']['file']} sha256 {p['sources']['sha256']}",
+              f"- Jargon table: {p['jargon']['file']} sha256 {p['jargon']['sha256']}",
+              "- Evaluator prompts: " + ", ".join(f"{v['name']} {v['sha256']}" for v in p["prompt_versions"]),
+              f"- Scored by: {p['scorer']['tool']} {p['scorer']['version']}"]
+    return "\n".join(lines) + "\n"
+
+
+def badge(dimension, score):
+    return (f'<span class="s" style="background:{COLOURS[score]}" title="{TITLES[dimension]}">'
+            f'{SHORT[dimension]}&nbsp;{fmt(score)}</span>')
+
+
+def page(title, body):
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{e(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+            + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+def render_dashboard(result):
+    gens = result["cross_evaluation"]["generators"]
+    body = ["<h1>Scenario results</h1>", f'<p class="note">{e(status_line(result))}</p>',
+            "<p>Four scores per cell, 0-3, never combined into one number: "
+            + " ".join(badge(d, None).replace("n/a", e(TITLES[d])) for d in DIMENSIONS) + "</p>"]
+    for evaluator in result["cross_evaluation"]["evaluators"]:
+        cells = first_cells(result, evaluator)
+        body.append(f"<h2>Verified by: {e(evaluator)}</h2>")
+        body.append("<table><tr><th>Scenario</th>" + "".join(f"<th>{e(g)}</th>" for g in gens) + "</tr>")
+        for s in result["scenarios"]:
+            row = [f'<td><span dir="auto">{e(s["id"])}</span></td>']
+            for g in gens:
+                c = cells.get((s["id"], g))
+                if c is None:
+                    row.append("<td>–</td>")
+                    continue
+                inner = ("error" if c["error"] else
+                         "".join(badge(d, c["scores"][d]["score"]) for d in DIMENSIONS))
+                row.append(f'<td><a href="detail/{e(detail_name(c))}">{inner}</a></td>')
+            body.append("<tr>" + "".join(row) + "</tr>")
+        body.append("</table>")
+    body.append("<h2>Cross-evaluation</h2><table><tr><th>Evaluator</th><th>Generator</th>"
+                "<th>Responses</th>" + "".join(f"<th>{TITLES[d]}</th>" for d in DIMENSIONS) + "</tr>")
+    for row in result["cross_evaluation"]["table"]:
+        cells = ("".join("<td>self-evaluation: refused</td>" for _ in DIMENSIONS) if row["self"]
+                 else "".join(f"<td>{e(fmt(row[d]))}</td>" for d in DIMENSIONS))
+        body.append(f"<tr><td>{e(row['evaluator'])}</td><td>{e(row['generator'])}</td>"
+                    f"<td>{row['responses']}</td>{cells}</tr>")
+    body.append("</table>")
+    p = result["provenance"]
+    body.append(f"<p>Scenarios: {e(p['cases']['file'])} sha256 <code>{e(p['cases']['sha256'])}</code>; "
+                f"scored by {e(p['scorer']['tool'])} {e(p['scorer']['version'])}.</p>")
+    return page("Scenario results", body)
+
+
+def render_detail(result, cell):
+    scenario = next(s for s in result["scenarios"] if s["id"] == cell["scenario"])
+    body = [f"<h1>{e(cell['scenario'])}: {e(cell['variant'])}</h1>",
+            f'<p class="note">{e(status_line(result))}</p>',
+            f"<p>Verified by: {e(cell['evaluator'])} (prompt {e(cell['evaluator_prompt']['name'])}, "
+            f"repeat {cell['repeat']})</p>",
+            f'<p>Question: <span dir="auto">{e(scenario["question"])}</span></p>',
+            "<h2>The response, verbatim</h2>",
+            f'<blockquote dir="auto">{e(cell["response"])}</blockquote>']
+    if cell["error"]:
+        body.append(f"<p>Atomization failed: {e(cell['error'])}</p>")
+        return page(cell["scenario"], body)
+    body.append("<h2>Atoms</h2><table><tr><th>Claim</th><th>Correctness</th><th>Verified truth</th>"
+                "<th>Citation</th><th>Bucket</th><th>Topic</th><th>Importance</th><th>Actionability</th></tr>")
+    for a in cell["atoms"]:
+        body.append(f'<tr><td dir="auto">{e(a["text"])}</td><td>{e(a["correctness"])}</td>'
+                    f'<td dir="auto">{e(a["verified_truth"])}</td><td>{e(a["citation"] or "none")}</td>'
+                    f'<td>{e(a["citation_bucket"])}</td><td>{e(a["topic"])}</td>'
+                    f'<td>{e(a["importance"])}</td><td>{e(a["actionability"])}</td></tr>')
+    body.append("</table>")
+    s = cell["scores"]
+    body.append("<h2>The arithmetic</h2><ul>")
+    acc = s["accurate"]
+    body.append(f"<li>{badge('accurate', acc['score'])} importance-weighted credit "
+                f"{e(acc['weighted_credit'])} / weight {e(acc['weight'])} = {e(fmt(acc['raw']))}; "
+                f"floor(raw × 3 + 0.5); {e(acc['skipped_admitted_gaps'])} admitted gap(s) skipped</li>")
+    com = s["complete"]
+    body.append(f"<li>{badge('complete', com['score'])} covered {e(', '.join(com['covered']) or 'none')} "
+                f"of {e(', '.join(com['must_cover']))} = {e(fmt(com['raw']))}"
+                + (f"; capped at 2 by an admitted gap on {e(', '.join(com['capped_by_admitted_gap_on']))}"
+                   if com["capped_by_admitted_gap_on"] else "") + "</li>")
+    cit = s["cited"]
+    body.append(f"<li>{badge('cited', cit['score'])} mean source credit over {e(cit['atoms'])} "
+                f"factual atom(s) = {e(fmt(cit['raw']))}; buckets "
+                f"{e(', '.join(f'{k} {v}' for k, v in cit['buckets'].items()) or 'none')}</li>")
+    use = s["useful"]
+    body.append(f"<li>{badge('useful', use['score'])} mean actionability {e(fmt(use['mean_actionability']))} "
+                f"minus jargon penalty {e(fmt(use['jargon_penalty']))} ({e(use['unexplained_jargon'])} "
+                f"unexplained token(s) in {e(use['words'])} words) = {e(fmt(use['raw']))}</li></ul>")
+    body.append("<h2>Jargon found</h2>")
+    if use["jargon"]:
+        body.append("<ul>" + "".join(f"<li>{e(t['token'])} ({e(t['kind'])}): "
+                                     f"{'explained' if t['explained'] else 'not explained'}</li>"
+                                     for t in use["jargon"]) + "</ul>")
+    else:
+        body.append("<p>None.</p>")
+    body.append('<p><a href="../index.html">Back to the dashboard</a></p>')
+    return page(f"{cell['scenario']} - {cell['variant']}", body)
+
+
+def write_pages(result, folder, write):
+    """The dashboard and every detail page, through ``write(path, text)``."""
+    os.makedirs(os.path.join(folder, "detail"), exist_ok=True)
+    write(os.path.join(folder, "index.html"), render_dashboard(result))
+    for cell in result["cells"]:
+        write(os.path.join(folder, "detail", detail_name(cell)), render_detail(result, cell))

@@ -1,0 +1,193 @@
+"""Scoring the scenario suite: raw answers + atoms -> results, per scenario,
+variant (the generator) and evaluator; never collapsed into one number.
+
+Inputs: the scenario file (frozen: raw lines must carry its sha256), raw
+files written by run.py (one line per scenario and generator), atoms files
+written by atomize.py (one line per answer, evaluator and repeat; its
+response_sha256 must be that of the answer derived again from the raw body),
+the source-authority table and the jargon table.
+
+Outputs (a dict): ``cells`` (one per scenario, variant, evaluator, repeat,
+with the four dimensions, their raw values and the arithmetic),
+``cross_evaluation`` (evaluator x generator means, self cells marked, and per
+dimension the agreement between each pair of evaluators), ``stability``
+(with --repeat: how often the scores of repeats agree), and provenance.
+"""
+
+import hashlib
+import os
+from fractions import Fraction
+
+from . import BadInput, VERSION
+from .atomscore import DIMENSIONS, JargonTable, SourceTable, score_answer
+from .atoms import validate
+from .jsonl import iter_jsonl
+from .providers import answer_text
+from .scenarios import load_scenarios
+
+
+def _variant(target):
+    return f"{target.get('provider')}:{target.get('model')}"
+
+
+def read_raw(paths, scenarios):
+    answers = {}
+    for path in paths:
+        for number, line in iter_jsonl(path):
+            where = f"{path}:{number}"
+            target = line.get("target")
+            run = line.get("run") if isinstance(line.get("run"), dict) else {}
+            if not isinstance(target, dict) or not isinstance(line.get("id"), str):
+                raise BadInput(f"{where}: not a raw answer line (id and target needed)")
+            if run.get("cases_sha256") != scenarios.sha256:
+                raise BadInput(f"{where}: answers a scenario file with sha256 "
+                               f"{str(run.get('cases_sha256'))[:12]}, not {scenarios.path}; "
+                               "scenarios are frozen")
+            if line["id"] not in scenarios.by_id:
+                raise BadInput(f"{where}: {line['id']} is not a scenario of {scenarios.path}")
+            key = (line["id"], _variant(target))
+            if key in answers:
+                raise BadInput(f"{where}: a second answer of {key[1]} to {key[0]}")
+            answers[key] = {"text": answer_text(target, line.get("response")), "target": target,
+                            "run": run, "where": where}
+    return answers
+
+
+def read_atoms(paths, answers, scenarios):
+    out = {}
+    for path in paths:
+        for number, line in iter_jsonl(path):
+            where = f"{path}:{number}"
+            ev = line.get("evaluator")
+            if not isinstance(ev, dict) or not isinstance(line.get("id"), str) or \
+                    not isinstance(line.get("variant"), str) or \
+                    isinstance(line.get("repeat"), bool) or not isinstance(line.get("repeat"), int):
+                raise BadInput(f"{where}: not an atoms line (id, variant, repeat, evaluator needed)")
+            evaluator = f"{ev.get('provider')}:{ev.get('model')}"
+            if evaluator == line["variant"]:
+                raise BadInput(f"{where}: evaluator {evaluator} atomized its own answer; "
+                               "generator != evaluator")
+            answer = answers.get((line["id"], line["variant"]))
+            if answer is None:
+                raise BadInput(f"{where}: no raw answer of {line['variant']} to {line['id']} "
+                               "among the raw files given")
+            text = answer["text"] or ""
+            if line.get("response_sha256") != hashlib.sha256(text.encode("utf-8")).hexdigest():
+                raise BadInput(f"{where}: these atoms are of another answer than the raw line's "
+                               "(response_sha256 differs)")
+            atoms = line.get("atoms")
+            if line.get("error") is None:
+                checked, problems = validate({"atoms": atoms}, scenarios.topics)
+                if problems:
+                    raise BadInput(f"{where}: {problems[0]}")
+                atoms = checked
+            key = (line["id"], line["variant"], evaluator, line["repeat"])
+            if key in out:
+                raise BadInput(f"{where}: a second atoms line for {key}")
+            out[key] = {"atoms": atoms, "error": line.get("error"), "evaluator": ev,
+                        "run": line.get("run") or {}, "where": where}
+    return out
+
+
+def mean(values):
+    values = [v for v in values if v is not None]
+    return round(float(Fraction(sum(values), len(values))), 2) if values else None
+
+
+def score(scenario_path, raw_paths, atoms_paths, sources_path, jargon_path, example=False):
+    scenarios = load_scenarios(scenario_path)
+    sources = SourceTable(sources_path)
+    jargon = JargonTable(jargon_path)
+    answers = read_raw(raw_paths, scenarios)
+    atoms = read_atoms(atoms_paths, answers, scenarios)
+
+    cells = []
+    for (sid, variant, evaluator, repeat), entry in sorted(atoms.items()):
+        scenario = scenarios.by_id[sid]
+        answer = answers[(sid, variant)]
+        cell = {"scenario": sid, "variant": variant, "evaluator": evaluator, "repeat": repeat,
+                "generator_kind": answer["target"].get("kind"),
+                "evaluator_prompt": {"name": entry["evaluator"].get("prompt"),
+                                     "sha256": entry["evaluator"].get("prompt_sha256")},
+                "response": answer["text"], "atoms": entry["atoms"], "error": entry["error"]}
+        if entry["error"] is None:
+            cell["scores"] = score_answer(entry["atoms"], scenario["must_cover"],
+                                          answer["text"] or "", sources, jargon)
+            for atom in cell["atoms"]:
+                atom["citation_bucket"] = sources.bucket(atom["citation"])
+        else:
+            cell["scores"] = {d: {"score": None, "raw": None, "why": "atomization failed"}
+                              for d in DIMENSIONS}
+        cells.append(cell)
+    not_atomized = sorted(f"{sid} ({variant})" for (sid, variant) in answers
+                          if not any(c["scenario"] == sid and c["variant"] == variant for c in cells))
+
+    first = [c for c in cells if c["repeat"] == 0]
+    evaluators = sorted({c["evaluator"] for c in cells})
+    generators = sorted({variant for _sid, variant in answers})
+    table = []
+    for evaluator in evaluators:
+        for generator in generators:
+            mine = [c for c in first if c["evaluator"] == evaluator and c["variant"] == generator]
+            row = {"evaluator": evaluator, "generator": generator,
+                   "self": evaluator == generator, "responses": len(mine)}
+            for d in DIMENSIONS:
+                row[d] = None if row["self"] else mean([c["scores"][d]["score"] for c in mine])
+            table.append(row)
+    agreement = []
+    for i, a in enumerate(evaluators):
+        for b in evaluators[i + 1:]:
+            pairs = {}
+            for c in first:
+                if c["evaluator"] in (a, b):
+                    pairs.setdefault((c["scenario"], c["variant"]), {})[c["evaluator"]] = c
+            both = [(p[a], p[b]) for p in pairs.values() if a in p and b in p]
+            for d in DIMENSIONS:
+                scored = [(x["scores"][d]["score"], y["scores"][d]["score"]) for x, y in both
+                          if x["scores"][d]["score"] is not None and y["scores"][d]["score"] is not None]
+                same = sum(1 for x, y in scored if x == y)
+                agreement.append({"a": a, "b": b, "dimension": d, "responses": len(scored),
+                                  "same": same,
+                                  "share_same": round(same / len(scored), 4) if scored else None,
+                                  "mean_abs_diff": round(sum(abs(x - y) for x, y in scored)
+                                                         / len(scored), 4) if scored else None})
+    stability = []
+    repeats = {}
+    for c in cells:
+        repeats.setdefault((c["evaluator"], c["scenario"], c["variant"]), []).append(c)
+    for evaluator in evaluators:
+        groups = [g for (e, _s, _v), g in sorted(repeats.items()) if e == evaluator and len(g) > 1]
+        if not groups:
+            continue
+        for d in DIMENSIONS:
+            agree = sum(1 for g in groups if len({c["scores"][d]["score"] for c in g}) == 1)
+            stability.append({"evaluator": evaluator, "dimension": d, "responses": len(groups),
+                              "repeats": max(len(g) for g in groups), "all_agree": agree,
+                              "share": round(agree / len(groups), 4)})
+
+    recorded = (not example and bool(answers) and
+                all(a["run"].get("tool") == "run.py" for a in answers.values()) and
+                all(e["run"].get("tool") == "atomize.py" for e in atoms.values()))
+    provenance = {
+        "run": {"status": "recorded_live_run" if recorded else "not_run"},
+        "example": bool(example),
+        "generators": generators,
+        "evaluators": evaluators,
+        "prompt_versions": sorted({(c["evaluator_prompt"]["name"], c["evaluator_prompt"]["sha256"])
+                                   for c in cells}),
+        "run_git_commits": sorted({str(a["run"].get("git_commit")) for a in answers.values()}
+                                  | {str(e["run"].get("git_commit")) for e in atoms.values()}),
+        "cases": {"file": os.path.basename(scenarios.path), "sha256": scenarios.sha256},
+        "sources": {"file": os.path.basename(sources.path), "sha256": sources.sha256},
+        "jargon": {"file": os.path.basename(jargon.path), "sha256": jargon.sha256},
+        "scorer": {"tool": "score.py", "version": VERSION},
+    }
+    provenance["prompt_versions"] = [{"name": n, "sha256": s} for n, s in provenance["prompt_versions"]]
+    return {"format": 1, "suite": "scenario", "dimensions": list(DIMENSIONS),
+            "provenance": provenance,
+            "scenarios": [{"id": s["id"], "question": s["question"], "must_cover": s["must_cover"],
+                           "address": s["address"]} for s in scenarios.scenarios],
+            "cells": cells, "not_atomized": not_atomized,
+            "cross_evaluation": {"evaluators": evaluators, "generators": generators,
+                                 "table": table, "agreement": agreement},
+            "stability": stability}

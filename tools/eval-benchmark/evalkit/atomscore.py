@@ -109,25 +109,30 @@ class JargonTable:
             raise BadInput(f"{path}: not a jargon table ({type(exc).__name__}: {exc})") from None
 
     def tokens(self, text):
-        """Every jargon occurrence: ``[{token, kind, explained}]`` in text order."""
+        """Every jargon occurrence: ``[{token, kind, explained}]`` in text order.
+
+        A code citation is one token even when it holds an acronym
+        (``RCC 33.205.040``), and two patterns on one citation count once."""
         found = []
-        whole = normalize(text)
-        for token, pattern, expansions in self.acronyms:
-            explained = any(e in whole for e in expansions)
-            for match in pattern.finditer(text):
-                found.append((match.start(), {"token": match.group(0), "kind": "acronym",
-                                              "explained": explained}))
-        taken = set()
+        taken = []
         for sentence_start, sentence in _sentences(text):
             glossed = any(g in normalize(sentence) for g in self.glosses)
             for pattern in self.citations:
                 for match in pattern.finditer(sentence):
-                    start = sentence_start + match.start()
-                    if any(a <= start < b for a, b in taken):
-                        continue  # two patterns on one citation count once
-                    taken.add((start, sentence_start + match.end()))
+                    start, end = sentence_start + match.start(), sentence_start + match.end()
+                    if any(a < end and start < b for a, b in taken):
+                        continue
+                    taken.append((start, end))
                     found.append((start, {"token": match.group(0), "kind": "code-citation",
                                           "explained": glossed}))
+        whole = normalize(text)
+        for token, pattern, expansions in self.acronyms:
+            explained = any(e in whole for e in expansions)
+            for match in pattern.finditer(text):
+                if any(a <= match.start() < b for a, b in taken):
+                    continue
+                found.append((match.start(), {"token": match.group(0), "kind": "acronym",
+                                              "explained": explained}))
         return [item for _pos, item in sorted(found, key=lambda f: (f[0], f[1]["token"]))]
 
 

@@ -160,6 +160,18 @@ class Useful(Tables):
                          {"accurate": None, "complete": 0, "cited": None, "useful": None})
 
 
+class WorkedExample(Tables):
+    def test_the_example_in_the_suite_readme(self):
+        atoms = [atom("correct", 4, "zoning", "RCC 33.205.040", 0.8),
+                 atom("vague-correct", 2, "costs", "Redfin", 0.5),
+                 atom("admitted-gap", 3, "address", None, 0.2)]
+        text = " ".join(["word"] * 99) + " ADU"
+        result = self.score(atoms, text)
+        self.assertEqual({d: (result[d]["raw"], result[d]["score"]) for d in result},
+                         {"accurate": (0.8667, 3), "complete": (0.3333, 1),
+                          "cited": (0.65, 2), "useful": (0.4, 1)})
+
+
 class Rounding(unittest.TestCase):
     def test_half_up_never_half_even(self):
         self.assertEqual([to_score(Fraction(n, 6)) for n in range(7)], [0, 1, 1, 2, 2, 3, 3])

@@ -26,9 +26,7 @@ import hashlib
 import json
 import os
 import sys
-import threading
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -144,6 +142,7 @@ def main(argv=None):
     from evalkit import VERSION, prompts, providers
     from evalkit.jsonl import LineWriter
     from evalkit.provenance import git_state, python_version
+    from evalkit.runner import run_jobs
     from evalkit.scenarios import load_scenarios
     try:
         provider, model = providers.resolve(args.provider, args.model, os.environ)
@@ -174,7 +173,6 @@ def main(argv=None):
     jobs = [(where, line, text, k) for where, line, text in work for k in range(args.repeat)
             if (line["id"], variant_of(line["target"]), k) not in done]
     total = len(work) * args.repeat
-    lock = threading.Lock()
     errors = []
     counter = {"n": total - len(jobs)}
     if missing and not args.quiet:
@@ -191,29 +189,24 @@ def main(argv=None):
         question = cases.by_id[line["id"]]["question"] if cases else line.get("question", "")
         atoms, error, calls = atomize_one(client, model, prompt, question, topics, text,
                                           args.max_tokens, args.timeout)
-        record = {"format": 1, "id": line["id"], "variant": variant_of(line["target"]),
-                  "generator": {k2: line["target"].get(k2) for k2 in ("kind", "provider", "model")},
-                  "repeat": k, "evaluator": evaluator, "atoms": atoms, "error": error,
-                  "response_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-                  "calls": calls, "run": run_block}
-        with lock:
-            writer.write(record)
-            counter["n"] += 1
-            if error:
-                errors.append(f"{line['id']} ({record['variant']}, repeat {k})")
-            if not args.quiet:
-                state = f"{len(atoms)} atoms" if atoms is not None else f"error: {error}"
-                print(f"[{counter['n']}/{total}] {line['id']} {record['variant']} {state}",
-                      file=sys.stderr, flush=True)
+        return {"format": 1, "id": line["id"], "variant": variant_of(line["target"]),
+                "generator": {k2: line["target"].get(k2) for k2 in ("kind", "provider", "model")},
+                "repeat": k, "evaluator": evaluator, "atoms": atoms, "error": error,
+                "response_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                "calls": calls, "run": run_block}
+
+    def recorded(record):
+        counter["n"] += 1
+        if record["error"]:
+            errors.append(f"{record['id']} ({record['variant']}, repeat {record['repeat']})")
+        if not args.quiet:
+            state = (f"{len(record['atoms'])} atoms" if record["atoms"] is not None
+                     else f"error: {record['error']}")
+            print(f"[{counter['n']}/{total}] {record['id']} {record['variant']} {state}",
+                  file=sys.stderr, flush=True)
 
     try:
-        if args.concurrency == 1:
-            for item in jobs:
-                job(item)
-        else:
-            with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
-                for future in [pool.submit(job, item) for item in jobs]:
-                    future.result()
+        run_jobs(jobs, job, writer, args.concurrency, recorded)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted; re-run the same command to continue", file=sys.stderr)
         return 130

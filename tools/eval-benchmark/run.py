@@ -30,10 +30,8 @@ stderr); 2 could not start (bad arguments, a bad input file, no endpoint).
 
 import os
 import sys
-import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -243,6 +241,7 @@ def main(argv=None):
     from evalkit.jsonl import LineWriter
     from evalkit.provenance import git_state, python_version
     from evalkit.providers import ProviderError
+    from evalkit.runner import run_jobs
 
     try:
         kind, cases = load_cases(args.questions)
@@ -269,7 +268,6 @@ def main(argv=None):
     pending = [q for q in todo if q["id"] not in done]
     total = len(todo)
     counter = {"n": total - len(pending)}
-    lock = threading.Lock()
     results = dict(done)
 
     try:
@@ -281,31 +279,26 @@ def main(argv=None):
     def work(case):
         fields = fetch(case)
         if fields is None:
-            return  # nothing to record (a manual answer not collected yet)
+            return None  # nothing to record (a manual answer not collected yet)
         line = {"format": 1, "id": case["id"], "suite": kind, "question": case["question"],
                 "target": fields.pop("target", target), "run": run_block}
         line.update(fields)
-        with lock:
-            writer.write(line)
-            results[case["id"]] = line
-            counter["n"] += 1
-            if not args.quiet:
-                last = line["attempts"][-1] if line["attempts"] else {}
-                status = last.get("status") if last.get("status") is not None else (
-                    last.get("error") or "imported")
-                note = "" if delivered(line) else "  (no answer: " + (
-                    last.get("error") or line["derived"].get("problem") or "empty answer") + ")"
-                print(f"[{counter['n']}/{total}] {case['id']} {status} "
-                      f"{last.get('latency_ms', 0)} ms{note}", file=sys.stderr, flush=True)
+        return line
+
+    def recorded(line):
+        results[line["id"]] = line
+        counter["n"] += 1
+        if not args.quiet:
+            last = line["attempts"][-1] if line["attempts"] else {}
+            status = last.get("status") if last.get("status") is not None else (
+                last.get("error") or "imported")
+            note = "" if delivered(line) else "  (no answer: " + (
+                last.get("error") or line["derived"].get("problem") or "empty answer") + ")"
+            print(f"[{counter['n']}/{total}] {line['id']} {status} "
+                  f"{last.get('latency_ms', 0)} ms{note}", file=sys.stderr, flush=True)
 
     try:
-        if args.concurrency == 1:
-            for case in pending:
-                work(case)
-        else:
-            with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
-                for future in [pool.submit(work, q) for q in pending]:
-                    future.result()
+        run_jobs(pending, work, writer, args.concurrency, recorded)
     except BadInput as exc:
         print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
         return 2

@@ -2,9 +2,9 @@
 
 The widget server speaks the real widget protocol over real HTTP on
 127.0.0.1 (port 0), and can misbehave on request, per question text:
-``{"question text": "mode"}`` with modes ok, http500, http503, fail_once,
-timeout, reset, reset_after_headers, invalid_json, wrong_shape, empty,
-oversized, slow_body, not_utf8, redirect.
+``{"question text": "mode"}`` with modes ok, http429, http500, http502,
+http503, fail_once, timeout, reset, reset_after_headers, invalid_json,
+wrong_shape, empty, oversized, big_answer, slow_body, not_utf8, redirect.
 """
 
 import contextlib
@@ -101,6 +101,14 @@ class _Handler(BaseHTTPRequestHandler):
             mode = "http500" if count == 1 else "ok"
         if mode == "http500":
             return self._send(500, b'{"error": "internal"}')
+        if mode == "http429":
+            return self._send(429, b'{"error": "slow down"}', extra=[("Retry-After", "1")])
+        if mode == "http502":
+            return self._send(502, b"<html>bad gateway</html>", content_type="text/html")
+        if mode == "big_answer":
+            answer = "A long answer. " * (1024 * 1024 // 15)
+            return self._send(200, json.dumps({"answer": answer, "sources": [],
+                                               "grounded": True}).encode())
         if mode == "http503":
             return self._send(503, b'{"error": "unavailable"}', extra=[("Retry-After", "1")])
         if mode == "timeout":

@@ -407,6 +407,8 @@ def main_scenario(args):
         if len(cases) != 1 or not lines or len(cases) + len(lines) != len(args.files):
             raise BadInput("the scenario suite takes one scenario file (.json), raw files and "
                            "atoms files (.jsonl)")
+        from evalkit.scenarios import load_scenarios
+        load_scenarios(cases[0])  # a bad scenario file is named before anything else
         atoms = [f for f in lines if is_atoms_file(f)]
         raws = [f for f in lines if f not in atoms]
         if not raws or not atoms:

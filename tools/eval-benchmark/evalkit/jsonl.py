@@ -23,6 +23,17 @@ def _refuse_constant(name):
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _finite_float(text):
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:20]} is too large for a number")
+    return value
+
+
+def _parse(text):
+    return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
 def _check_depth(value, where, depth=0):
     if depth > MAX_DEPTH:
         raise BadInput(f"{where}: JSON nested deeper than {MAX_DEPTH} levels")
@@ -37,7 +48,7 @@ def _check_depth(value, where, depth=0):
 def loads(text, where):
     """Parse one JSON document; ``where`` names it in errors (``file:line``)."""
     try:
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = _parse(text)
     except RecursionError:
         raise BadInput(f"{where}: JSON nested too deeply") from None
     except ValueError as exc:
@@ -86,7 +97,7 @@ def read_json_sha(path):
     """``(value, sha256 of the bytes on disk)`` of a whole JSON file."""
     data, text = read_file(path)
     try:
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = _parse(text)
     except RecursionError:
         raise BadInput(f"{path}: JSON nested too deeply") from None
     except json.JSONDecodeError as exc:

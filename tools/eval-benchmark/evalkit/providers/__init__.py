@@ -70,7 +70,7 @@ def answer_text(target, response):
         return None
     try:
         doc = json.loads(response["body"])
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if provider == "openai":
         from .openai import reply_text

@@ -42,7 +42,7 @@ class Anthropic(Client):
         try:
             error = json.loads(body).get("error") or {}
             return error.get("type"), error.get("message"), None
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             return None, body[:200] if body else None, None
 
     def body(self, req):

@@ -88,7 +88,7 @@ class Client:
             if status == 200 and raw is not None:
                 try:
                     return json.loads(raw), raw, attempts
-                except ValueError:
+                except (ValueError, RecursionError):
                     raise ProviderError(f"{self.name}: HTTP 200 but the body is not JSON",
                                         attempts, status, raw) from None
             kind, message, retryable = (None, None, None)
@@ -122,7 +122,7 @@ def parse_json_text(text):
     """``(data, problem)`` of a reply that should be one JSON object."""
     try:
         data = json.loads(text)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         return None, f"reply is not JSON ({type(exc).__name__})"
     if not isinstance(data, dict):
         return None, "reply is JSON but not an object"

@@ -59,7 +59,7 @@ class Bedrock(Client):
         kind = (headers.get("x-amzn-errortype") or "").split(":")[0] or None
         try:
             message = json.loads(body).get("message") or json.loads(body).get("Message")
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             message = body[:200] if body else None
         retryable = True if kind in RETRYABLE else (False if kind else None)
         return kind, message, retryable

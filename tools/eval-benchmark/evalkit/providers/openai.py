@@ -50,7 +50,7 @@ class OpenAI(Client):
     def error_of(self, status, headers, body):
         try:
             error = json.loads(body).get("error") or {}
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             return None, body[:200] if body else None, None
         if not isinstance(error, dict):
             return None, str(error)[:200], None

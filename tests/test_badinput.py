@@ -1,0 +1,199 @@
+"""Bad input: a corpus of malformed files, each refused with one line that
+names the file, exit 2 and no traceback; and a seeded mutation fuzzer over
+valid files that never sees a traceback."""
+
+import json
+import os
+import random
+import shutil
+import tempfile
+import unittest
+
+from tests import support
+from tests.support import FIXTURES, ROOT, call_main
+
+import ai_eval  # noqa: E402
+import reproduce  # noqa: E402
+import run  # noqa: E402
+import score  # noqa: E402
+
+QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
+RAW = os.path.join(FIXTURES, "raw-mini.jsonl")
+REVIEWS = os.path.join(FIXTURES, "reviews-mini.json")
+SCENARIOS = os.path.join(FIXTURES, "scenarios-mini.json")
+DEMO = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
+AI = os.path.join(FIXTURES, "ai")
+CLOSED = "http://127.0.0.1:9/api/query"   # nothing listens; no request is ever made here
+
+FUZZ_CASES = 5000
+FUZZ_SEED = 20261129
+
+
+def read(path):
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def json_variants(valid, list_key=None):
+    """Malformed versions of a valid JSON file (bytes): name -> bytes."""
+    doc = json.loads(valid)
+    out = {
+        "empty": b"",
+        "truncated": valid[:len(valid) // 2],
+        "not utf-8": valid.replace(b"{", b"{\"x\": \"caf\xe9\",", 1),
+        "a list": b"[1, 2, 3]\n",
+        "NaN": valid.replace(b"{", b"{\"nan\": NaN,", 1),
+        "huge number": valid.replace(b"{", b"{\"big\": 1e999,", 1),
+        "huge integer": valid.replace(b"{", b"{\"big\": " + b"9" * 5000 + b",", 1),
+        "deeply nested": b"[" * 100000 + b"]" * 100000,
+        "wrong type": json.dumps({k: "x" for k in doc}).encode(),
+        "bom and garbage": b"\xef\xbb\xbf}{",
+    }
+    if list_key and isinstance(doc.get(list_key), list) and doc[list_key]:
+        dup = json.loads(valid)
+        dup[list_key].append(dup[list_key][0])
+        out["duplicate entry"] = json.dumps(dup).encode()
+        missing = json.loads(valid)
+        first = missing[list_key][0]
+        if isinstance(first, dict):
+            first.pop("id")
+        out["missing key"] = json.dumps(missing).encode()
+    return out
+
+
+class Corpus(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = tmp.name
+        self.count = 0
+
+    def refused(self, module, argv, name, label):
+        code, out, err = call_main(module, argv)
+        with self.subTest(label):
+            self.assertEqual(code, 2, f"{label}: exit {code}: {err}")
+            self.assertEqual(len(err.splitlines()), 1, f"{label}: {err}")
+            self.assertNotIn("Traceback", err)
+            self.assertIn(name, err, f"{label}: the message does not name the file: {err}")
+        self.count += 1
+
+    def write(self, name, data):
+        path = os.path.join(self.tmp, name)
+        with open(path, "wb") as fh:
+            fh.write(data)
+        return path
+
+    def test_the_corpus(self):
+        # Question files, reviews, target profiles, scenario and intake case files.
+        for label, data in json_variants(read(QUESTIONS), "questions").items():
+            path = self.write("questions-bad.json", data)
+            self.refused(score, [path, RAW], "questions-bad.json", f"questions: {label}")
+        for label, data in json_variants(read(REVIEWS), "reviews").items():
+            path = self.write("reviews-bad.json", data)
+            self.refused(score, [QUESTIONS, RAW, "--reviews", path], "reviews-bad.json", f"reviews: {label}")
+        profile = read(os.path.join(support.TOOLS, "targets", "widget.json"))
+        for label, data in json_variants(profile).items():
+            path = self.write("profile-bad.json", data)
+            self.refused(run, [QUESTIONS, os.path.join(self.tmp, "o.jsonl"), "--target", path,
+                               "--endpoint", CLOSED], "profile-bad.json", f"profile: {label}")
+        for label, data in json_variants(read(SCENARIOS), "scenarios").items():
+            path = self.write("scenarios-bad.json", data)
+            if label in ("a list", "empty", "truncated", "deeply nested", "bom and garbage", "not utf-8",
+                         "NaN", "huge number", "huge integer"):
+                # Before any suite is known, the file is read as a question file.
+                self.refused(score, [path, RAW], "scenarios-bad.json", f"scenarios: {label}")
+            else:
+                self.refused(score, [path, RAW, RAW], "scenarios-bad.json", f"scenarios: {label}")
+        env = {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
+        saved = dict(os.environ)
+        os.environ.update(env)
+        self.addCleanup(lambda: (os.environ.clear(), os.environ.update(saved)))
+        for label, data in json_variants(read(os.path.join(AI, "intake-cases.json")), "cases").items():
+            folder = os.path.join(self.tmp, "ai")
+            os.makedirs(folder, exist_ok=True)
+            shutil.copy(os.path.join(AI, "vocabulary.json"), folder)
+            path = os.path.join(folder, "intake-bad.json")
+            with open(path, "wb") as fh:
+                fh.write(data)
+            self.refused(ai_eval, ["intake", "--cases", path, "--provider", "openai", "--model", "m",
+                                   "--output", os.path.join(self.tmp, "r.json"),
+                                   "--raw", os.path.join(self.tmp, "r.raw.jsonl")],
+                         "intake-bad.json", f"intake cases: {label}")
+        # Manifests.
+        for label, data in json_variants(read(os.path.join(DEMO, "MANIFEST.json"))).items():
+            folder = os.path.join(self.tmp, f"demo-{self.count}")
+            shutil.copytree(DEMO, folder)
+            with open(os.path.join(folder, "MANIFEST.json"), "wb") as fh:
+                fh.write(data)
+            self.refused(reproduce, [folder], "MANIFEST.json", f"manifest: {label}")
+        # Raw lines and atoms lines.
+        good = read(RAW).splitlines(keepends=True)
+        raw_cases = {
+            "blank line": b"\n" + b"".join(good),
+            "torn last line": b"".join(good)[:-20],
+            "not an object": b"[1]\n" + b"".join(good),
+            "not utf-8": b"{\"id\": \"\xff\"}\n" + b"".join(good),
+            "NaN": good[0].replace(b'"latency_ms":737', b'"latency_ms":NaN') + b"".join(good[1:]),
+            "deeply nested": b"[" * 50000 + b"]" * 50000 + b"\n",
+            "wrong status type": good[0].replace(b'"status":200,"truncated"', b'"status":true,"truncated"'),
+            "a 50 MB line": b"{\"id\": \"" + b"x" * (50 * 1024 * 1024) + b"\n",
+            "missing id": good[0].replace(b'"id":"mini-en-01",', b""),
+            "duplicate": good[0] + good[0],
+        }
+        for label, data in raw_cases.items():
+            path = self.write("raw-bad.jsonl", data)
+            self.refused(score, [QUESTIONS, path], "raw-bad.jsonl", f"raw: {label}")
+        self.assertGreaterEqual(self.count, 50)
+
+
+def mutate(rng, data):
+    data = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        if not data:
+            break
+        i = rng.randrange(len(data))
+        op = rng.randrange(5)
+        if op == 0:
+            data[i] = rng.randrange(256)
+        elif op == 1:
+            del data[i:i + rng.randint(1, 40)]
+        elif op == 2:
+            data[i:i] = rng.choice([b'"', b"{", b"}", b"[", b"]", b",", b"null", b"1e999", b"-1",
+                                    b"true", b'"x"', b"\n", b"NaN", b"\xff", b"0.5", b'"unknown"'])
+        elif op == 3:
+            del data[i:]
+        else:
+            j = rng.randrange(len(data))
+            data[i:i] = data[j:j + 30]
+    return bytes(data)
+
+
+class Fuzz(unittest.TestCase):
+    def test_mutated_files_never_crash_a_command(self):
+        rng = random.Random(FUZZ_SEED)
+        with tempfile.TemporaryDirectory() as tmp:
+            valid = {"q": read(QUESTIONS), "r": read(RAW), "v": read(REVIEWS)}
+            paths = {k: os.path.join(tmp, name) for k, name in
+                     (("q", "q.json"), ("r", "r.jsonl"), ("v", "v.json"))}
+            codes = {}
+            for n in range(FUZZ_CASES):
+                target = rng.choice("qrv")
+                for key, data in valid.items():
+                    with open(paths[key], "wb") as fh:
+                        fh.write(mutate(rng, data) if key == target else data)
+                try:
+                    code, _out, err = call_main(score, [paths["q"], paths["r"], "--reviews", paths["v"]])
+                except Exception as exc:  # the defect this test exists to catch
+                    self.fail(f"fuzz case {n} (seed {FUZZ_SEED}, mutated {target}): "
+                              f"{type(exc).__name__}: {exc}")
+                self.assertIn(code, (0, 2), f"fuzz case {n}: exit {code}")
+                if code == 2:
+                    self.assertEqual(len(err.splitlines()), 1, f"fuzz case {n}: {err}")
+                codes[code] = codes.get(code, 0) + 1
+            # The fuzzer reaches both outcomes: refusals and files that still score.
+            self.assertGreater(codes.get(2, 0), FUZZ_CASES // 2)
+            self.assertGreater(codes.get(0, 0), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

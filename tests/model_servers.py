@@ -134,11 +134,11 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(scripted["status"], scripted.get("headers", {}), scripted["body"],
                               scripted.get("delay", 0.0))
         content = server.reply(request)
-        return self._send(200, {}, success(server.flavour, request, content))
+        return self._send(200, {}, success(server.flavour, request, content), server.delay)
 
 
 class ModelServer:
-    def __init__(self, flavour, reply=None, script=None):
+    def __init__(self, flavour, reply=None, script=None, delay=0.0):
         self.flavour = flavour
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self.httpd.daemon_threads = True
@@ -148,6 +148,7 @@ class ModelServer:
         self.httpd.script = list(script or [])
         self.httpd.reply = reply or (lambda request: "Hello from the loopback model.")
         self.httpd.bad_signatures = 0
+        self.httpd.delay = delay
         # A short poll interval: shutdown() waits up to one interval.
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02},
                                        daemon=True)

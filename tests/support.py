@@ -152,6 +152,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 time.sleep(server.sleep / 4)
             return None
+        if server.delay:
+            time.sleep(server.delay)
         answer = server.answers.get(question, {"answer": f"You asked: {question}",
                                                "sources": [], "grounded": True})
         return self._send(200, json.dumps(answer, ensure_ascii=False).encode("utf-8"))
@@ -160,7 +162,7 @@ class _Handler(BaseHTTPRequestHandler):
 class WidgetServer:
     """A scripted widget endpoint on 127.0.0.1; use as a context manager."""
 
-    def __init__(self, answers=None, modes=None, sleep=3.0, big=3 * 1024 * 1024):
+    def __init__(self, answers=None, modes=None, sleep=3.0, big=3 * 1024 * 1024, delay=0.0):
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self.httpd.daemon_threads = True
         self.httpd.lock = threading.Lock()
@@ -170,6 +172,7 @@ class WidgetServer:
         self.httpd.modes = modes or {}
         self.httpd.sleep = sleep
         self.httpd.big = big
+        self.httpd.delay = delay
         # A short poll interval: shutdown() waits up to one interval.
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02},
                                        daemon=True)

@@ -5,9 +5,10 @@ summaries written for the benchmark. A passage id is ``<doc>#<section>``.
 
 Matcher (``rules.json``): a rule matches a confirmed intake when its
 ``applies_to`` is the intake's project type and every ``when`` field's value
-is in the rule's list. A ``when`` field whose value is ``unknown`` does not
-match: it is reported as an unresolved fact of that rule. The same intake
-always gives the same rules, in file order.
+is in the rule's list. A rule that no known fact rules out but that has a
+``when`` field whose value is ``unknown`` does not match: each such field is
+reported as an unresolved fact of that rule. The same intake always gives the
+same rules, in file order.
 
 Verifier: a claim from the explanation prompt is shown only if it cites at
 least one passage and every quote it cites occurs verbatim in the named
@@ -98,20 +99,21 @@ class Rules:
 
     def match(self, facts):
         """``(matched rules, unresolved facts)``: unresolved is
-        ``[{"field", "rule"}]`` in rule order."""
+        ``[{"field", "rule"}]`` in rule order. A rule that a known fact already
+        rules out is decided (not matched), whatever else is unknown."""
         matched, unresolved = [], []
         for rule in self.rules:
             if rule["applies_to"] != facts["project_type"]:
                 continue
-            ok = True
-            for field, values in (rule.get("when") or {}).items():
-                value = facts["fields"].get(field, "unknown")
-                if value == "unknown":
-                    unresolved.append({"field": field, "rule": rule["id"]})
-                    ok = False
-                elif value not in values:
-                    ok = False
-            if ok:
+            when = rule.get("when") or {}
+            unknown = [f for f in when if facts["fields"].get(f, "unknown") == "unknown"]
+            fails = any(facts["fields"].get(f) not in values for f, values in when.items()
+                        if f not in unknown)
+            if fails:
+                continue
+            if unknown:
+                unresolved.extend({"field": f, "rule": rule["id"]} for f in unknown)
+            else:
                 matched.append(rule)
         return matched, unresolved
 

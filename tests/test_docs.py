@@ -97,6 +97,19 @@ class Methodology(unittest.TestCase):
             self.assertIn(f"| {date} | {lang} |", page)
 
 
+class Reliability(unittest.TestCase):
+    def test_the_figures_are_the_tests_parameters(self):
+        from tests import test_badinput, test_chaos, test_crash
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+            section = fh.read().split("<!-- reliability: checked against the tests -->")[1].split("\n## ")[0]
+        self.assertIn(f"Faults survived: {len(test_chaos.FAULTS)} widget faults", section)
+        self.assertIn(f"Crash trials without loss: {2 * test_crash.TRIALS}", section)
+        self.assertIn(f"20 trials each", section)
+        self.assertEqual(test_crash.TRIALS, 20)
+        self.assertIn(f"Bad inputs refused: {test_badinput.CORPUS_SIZE}", section)
+        self.assertIn(f"Fuzz cases run: {test_badinput.FUZZ_CASES}", section)
+
+
 class TableSample(unittest.TestCase):
     def test_readme_table_is_the_published_one(self):
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:

@@ -2,6 +2,7 @@
 exactly as written, in a copy of the project, and the table sample in the
 README is the published demo table."""
 
+import json
 import os
 import re
 import shutil
@@ -55,7 +56,23 @@ class Commands(unittest.TestCase):
         self.addCleanup(httpd.shutdown)
         self.env["BENCH_ENDPOINT"] = f"http://127.0.0.1:{httpd.server_address[1]}/api/query"
 
+    def fill_reviews_like_a_reviewer(self, quarter):
+        """The README's prose step between `make score` and `make publish`:
+        a reviewer turns the sheet's entries into the reviews file."""
+        work = os.path.join(self.project, "build", quarter)
+        entries = []
+        with open(os.path.join(work, "review-sheet.md"), encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith('    {"id"'):
+                    entry = json.loads(line.strip().rstrip(","))
+                    entry["reason"] = "read in the documentation test; the mechanical verdict stands"
+                    entries.append(entry)
+        with open(os.path.join(work, f"reviews-{quarter}.json"), "w", encoding="utf-8") as fh:
+            json.dump({"format": 1, "reviews": entries}, fh)
+
     def run_command(self, command):
+        if command.startswith("make publish QUARTER=2026-Q4"):
+            self.fill_reviews_like_a_reviewer("2026-Q4")
         return subprocess.run(["bash", "-c", command], cwd=self.project, env=self.env,
                               capture_output=True, text=True, encoding="utf-8", timeout=120)
 

@@ -29,7 +29,7 @@ ifeq ($(shell [[ '$(QUARTER)' =~ ^([0-9]{4}-Q[1-4]|[a-z0-9][a-z0-9-]{0,39})$$ ]]
 $(error QUARTER='$(QUARTER)': give YYYY-QN (2026-Q4) or a plain slug such as demo)
 endif
 
-.PHONY: help test demo run score publish reproduce golden scenario-demo
+.PHONY: help test demo run score publish reproduce golden scenario-demo bench
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
 
@@ -64,6 +64,9 @@ reproduce: ## re-score the published QUARTER and compare every output byte for b
 
 scenario-demo: ## the scenario suite end to end against loopback stand-ins (an example, not a measurement)
 	$(PY) -m tests.scenario_demo --out build/scenario-demo
+
+bench: ## the speed benchmark; writes Documents/performance/results.json and README's table
+	$(PY) tools/bench/bench.py --write-readme
 
 golden: ## rewrite the golden tables of the test fixtures (review the diff!)
 	$(PY) $(TOOLS)/score.py tests/fixtures/questions-mini.json tests/fixtures/raw-mini.jsonl \

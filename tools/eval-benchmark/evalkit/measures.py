@@ -19,7 +19,7 @@ every measure that applies to its question: the visitor got nothing.
 
 from . import BadInput
 from .target import derive
-from .textmatch import contains_normalized, in_language, normalize, script_share
+from .textmatch import contains_normalized, normalize, script_share, share_passes
 from .urls import normalize_url
 
 MEASURES = ("delivered", "correct_facts", "right_page_cited", "in_question_language",
@@ -105,7 +105,7 @@ def judge(question, got, decline_phrases):
     verdicts["delivered"] = delivered
     mine, letters = script_share(answer, question["lang"])
     details["letters"] = {"in_script": mine, "all": letters}
-    verdicts["in_question_language"] = delivered and in_language(answer, question["lang"])
+    verdicts["in_question_language"] = delivered and share_passes(mine, letters, question["lang"])
     if question["kind"] == "answerable":
         found = []
         for group in question["facts"]:

@@ -24,20 +24,18 @@ What this module does not do: stemming, synonym matching, number parsing
 import re
 import unicodedata
 
-INVISIBLE = dict.fromkeys(map(ord, (
-    "\u200e\u200f\u061c"          # LRM, RLM, ALM
-    "\u202a\u202b\u202c\u202d\u202e"  # embeddings and overrides
-    "\u2066\u2067\u2068\u2069"    # isolates
-    "\u200b\ufeff\u00ad"          # zero-width space, BOM, soft hyphen
-)))
-
-_SPACE = re.compile(r"\s+")
+# Bidi controls (LRM, RLM, ALM, embeddings, overrides, isolates), zero-width
+# space, byte-order mark and soft hyphen.
+_INVISIBLE = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069\u200b\ufeff\u00ad]")
 
 
 def normalize(text):
     """NFKC, casefold, invisible marks removed, whitespace folded."""
-    text = unicodedata.normalize("NFKC", text).casefold().translate(INVISIBLE)
-    return _SPACE.sub(" ", text).strip()
+    text = unicodedata.normalize("NFKC", text).casefold()
+    if _INVISIBLE.search(text):
+        text = _INVISIBLE.sub("", text)
+    # str.split() splits on exactly the characters re's \s matches: Unicode whitespace.
+    return " ".join(text.split())
 
 
 def contains(haystack, needle):
@@ -86,39 +84,60 @@ SCRIPTS = {"en": "latin", "he": "hebrew", "ru": "cyrillic"}
 THRESHOLDS = {"en": (85, 100), "he": (50, 100), "ru": (50, 100)}  # percent
 
 
+_SCRIPT_RANGES = {
+    "latin": "\u0000-\u024f\u1e00-\u1eff\u2c60-\u2c7f\ua720-\ua7ff",
+    "hebrew": "\u0590-\u05ff\ufb1d-\ufb4f",
+    "cyrillic": "\u0400-\u052f\u1c80-\u1c8f\u2de0-\u2dff\ua640-\ua69f",
+}
+_SCRIPT_RE = {name: re.compile(f"[{ranges}]") for name, ranges in _SCRIPT_RANGES.items()}
+
+
 def script_of(ch):
     """'latin', 'hebrew', 'cyrillic' or 'other' for one letter."""
-    o = ord(ch)
-    if o < 0x250 or 0x1E00 <= o <= 0x1EFF or 0x2C60 <= o <= 0x2C7F or 0xA720 <= o <= 0xA7FF:
-        return "latin"
-    if 0x0590 <= o <= 0x05FF or 0xFB1D <= o <= 0xFB4F:
-        return "hebrew"
-    if 0x0400 <= o <= 0x052F or 0x1C80 <= o <= 0x1C8F or 0x2DE0 <= o <= 0x2DFF \
-            or 0xA640 <= o <= 0xA69F:
-        return "cyrillic"
+    for name, pattern in _SCRIPT_RE.items():
+        if pattern.match(ch):
+            return name
     return "other"
 
 
+def _letters(text):
+    """The letters of ``text`` after NFKC, URLs and e-mail addresses removed.
+
+    A letter is a character of Unicode category L*: str.isalpha is exactly
+    that test."""
+    text = unicodedata.normalize("NFKC", text)
+    if "://" in text or "www." in text.lower() or "@" in text:
+        text = _LINKS.sub(" ", text)
+    return "".join(filter(str.isalpha, text))
+
+
 def letter_counts(text):
-    """Letters per script, after NFKC and with URLs and e-mails removed."""
-    text = _LINKS.sub(" ", unicodedata.normalize("NFKC", text))
+    """Letters per script (the scripts counted by character ranges, in C)."""
+    letters = _letters(text)
     counts = {}
-    for ch in text:
-        if unicodedata.category(ch).startswith("L"):
-            script = script_of(ch)
-            counts[script] = counts.get(script, 0) + 1
+    for name, pattern in _SCRIPT_RE.items():
+        found = len(pattern.findall(letters))
+        if found:
+            counts[name] = found
+    other = len(letters) - sum(counts.values())
+    if other:
+        counts["other"] = other
     return counts
 
 
 def script_share(text, lang):
     """``(letters in the language's script, all letters)`` of ``text``."""
-    counts = letter_counts(text)
-    return counts.get(SCRIPTS[lang], 0), sum(counts.values())
+    letters = _letters(text)
+    return _SCRIPT_RE[SCRIPTS[lang]].subn("", letters)[1], len(letters)
+
+
+def share_passes(mine, total, lang):
+    """True when ``mine`` of ``total`` letters is enough for the language."""
+    # Compare in integers, so no float rounding decides a verdict.
+    num, den = THRESHOLDS[lang]
+    return total > 0 and mine * den >= total * num
 
 
 def in_language(text, lang):
     """True when the language's script makes up enough of the letters."""
-    mine, total = script_share(text, lang)
-    # Compare in integers, so no float rounding decides a verdict.
-    num, den = THRESHOLDS[lang]
-    return total > 0 and mine * den >= total * num
+    return share_passes(*script_share(text, lang), lang)

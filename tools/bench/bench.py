@@ -1,0 +1,386 @@
+#!/usr/bin/env python3
+"""The speed benchmark: each script measured against its physical limit.
+
+    python tools/bench/bench.py [--answers 100000] [--write-readme] [--quick]
+
+Every figure is a ratio within one run, so a noisy machine does not matter:
+
+1. Scoring vs the parsing floor: score.py's wall time on seeded synthetic
+   site-qa answers (all three languages, realistic lengths, a mix of
+   outcomes) divided by the time to merely json.loads every line of the same
+   files (and the question file). Target <= 1.5 (goal 1.2). Also the peak
+   memory of score.py at half and at all the answers: under 300 MB, growing
+   no faster than linearly.
+2. Asking vs the ideal: run.py on 400 questions against a loopback server
+   that answers each after a fixed 50 ms, divided by 400 x 0.05 / concurrency,
+   at concurrency 1, 8 and 32 (targets 1.15 at 8, 1.3 at 32); the same for
+   atomize.py against a loopback evaluator.
+3. Reproducing: reproduce.py on the published demo quarter divided by the
+   start-up of a bare interpreter running ``import json``. Target <= 10.
+4. Start-up: each script's --help divided by a bare interpreter importing the
+   same standard modules. Target <= 1.5.
+
+Every process is started with this interpreter (sys.executable), so wrapper
+scripts in front of python do not count. The table is printed and written to
+Documents/performance/results.json with the core count and Python version;
+--write-readme puts the same table into README.md's performance section.
+Exit 1 when a target is missed. Nothing but 127.0.0.1 is contacted.
+"""
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOLS = os.path.join(ROOT, "tools", "eval-benchmark")
+sys.path.insert(0, TOOLS)
+
+from evalkit.jsonl import dumps_line  # noqa: E402
+
+PY = sys.executable
+SEED = 2026
+WORDS = {
+    "en": "the clinic opens at our first visit costs doctor appointment please call we are open "
+          "monday friday price consultation insurance parking street booking online team".split(),
+    "he": "המרפאה פתוחה בין ביקור ראשון עולה רופא תור נא להתקשר אנחנו ימים ראשון חמישי מחיר "
+          "ייעוץ ביטוח חניה רחוב הזמנה באתר הצוות שלנו".split(),
+    "ru": "клиника открыта с первый приём стоит врач запись пожалуйста позвоните мы работаем "
+          "понедельник пятница цена консультация страховка парковка улица онлайн команда".split(),
+}
+
+
+# ---- synthetic inputs --------------------------------------------------------------------
+
+def make_inputs(folder, answers, rng):
+    """A question file and raw files holding ``answers`` answers."""
+    sets = {"en": "http://bench.example/en/", "he": "http://bench.example/he/",
+            "ru": "http://bench.example/ru/"}
+    questions = []
+    for n in range(answers):
+        lang = ("en", "he", "ru")[n % 3]
+        qid = f"bench-{lang}-{n:06d}"
+        if n % 4 == 3:
+            questions.append({"id": qid, "lang": lang, "kind": "not_on_site",
+                              "question": " ".join(rng.choice(WORDS[lang]) for _ in range(8)) + "?",
+                              "page_url": sets[lang], "must_not_include": [f"{n} ₪ per"]})
+        else:
+            fact = str(100 + n % 900)
+            questions.append({"id": qid, "lang": lang, "kind": "answerable",
+                              "question": " ".join(rng.choice(WORDS[lang]) for _ in range(7)) + "?",
+                              "page_url": sets[lang], "source_url": sets[lang] + "prices/",
+                              "also_source_urls": [], "evidence": f"It costs {fact}.",
+                              "facts": [[fact, "$" + fact]]})
+    qfile = os.path.join(folder, "questions-bench.json")
+    with open(qfile, "w", encoding="utf-8") as fh:
+        json.dump({"suite": "site-qa", "set": "bench", "format": 1,
+                   "sites": {lang: {"site_url": url, "widget_key": f"pk_{lang}"} for lang, url in sets.items()},
+                   "questions": questions}, fh, ensure_ascii=False)
+    import hashlib
+    with open(qfile, "rb") as fh:
+        sha = hashlib.sha256(fh.read()).hexdigest()
+    run = {"run_id": "bench", "tool": "run.py", "tool_version": "bench", "git_commit": "0" * 40,
+           "git_dirty": False, "python": platform.python_version(), "cases_file": "questions-bench.json",
+           "cases_sha256": sha, "concurrency": 8}
+    target = {"kind": "widget", "name": "widget", "url": "http://127.0.0.1:8080/api/query",
+              "provider": None, "model": None, "version_header": "X-Assistant-Version",
+              "response": {"answer": "answer", "sources": "sources", "source_url": "url",
+                           "grounded": "grounded"}}
+    raws = []
+    per_file = 25000
+    for start in range(0, answers, per_file):
+        path = os.path.join(folder, f"raw-bench-{start // per_file}.jsonl")
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            for q in questions[start:start + per_file]:
+                lang = q["lang"]
+                words = [rng.choice(WORDS[lang]) for _ in range(rng.randint(30, 120))]
+                roll = rng.random()
+                if q["kind"] == "answerable" and roll < 0.6:
+                    words.insert(rng.randrange(len(words)), q["facts"][0][rng.randrange(2)])
+                answer = " ".join(words) + "."
+                status = 500 if roll > 0.97 else 200
+                body = json.dumps({"answer": answer, "grounded": roll > 0.2,
+                                   "sources": [{"url": q["page_url"] + "prices/", "title": "Prices"}]},
+                                  ensure_ascii=False)
+                line = {"format": 1, "id": q["id"], "suite": "site-qa", "set": "bench", "lang": lang,
+                        "kind": q["kind"], "question": q["question"], "page_url": q["page_url"],
+                        "target": target, "run": run,
+                        "request": {"method": "POST", "url": target["url"],
+                                    "headers": {"Content-Type": "application/json"},
+                                    "body": {"question": q["question"], "page_url": q["page_url"],
+                                             "key": f"pk_{lang}"}},
+                        "attempts": [{"started_at": "2026-11-29T10:00:00.000Z", "status": status,
+                                      "error": None if status == 200 else "HTTP 500",
+                                      "latency_ms": rng.randint(300, 3000)}],
+                        "response": {"status": status, "headers": {"content-type": "application/json",
+                                                                   "x-assistant-version": "bench 1"},
+                                     "body": body, "body_base64": None, "bytes": len(body.encode()),
+                                     "truncated": False},
+                        "derived": {"answer": answer, "sources": [q["page_url"] + "prices/"],
+                                    "grounded": roll > 0.2, "problem": None}}
+                fh.write(dumps_line(line) + "\n")
+        raws.append(path)
+    return qfile, raws
+
+
+# ---- processes and timing ----------------------------------------------------------------
+
+def timed(argv, env=None):
+    """``(seconds, peak RSS in MB)`` of one child process; fails on a bad exit."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env=dict(os.environ, **(env or {})))
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    err = proc.stderr.read().decode("utf-8", "replace")
+    proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"bench: {' '.join(argv[:3])} exited {code}: {err.strip()[:300]}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def best(argv, repeat=3, env=None):
+    """The fastest of ``repeat`` runs (the least disturbed by the machine)."""
+    return min(timed(argv, env)[0] for _ in range(repeat))
+
+
+FLOOR = """
+import json, sys
+for path in sys.argv[1:]:
+    if path.endswith(".jsonl"):
+        with open(path, "rb") as fh:
+            for line in fh:
+                json.loads(line)
+    else:
+        with open(path, "rb") as fh:
+            json.load(fh)
+"""
+
+
+class _Slow(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        time.sleep(0.05)
+        body = self.server.body
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def slow_server(body):
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Slow)
+    httpd.daemon_threads = True
+    httpd.request_queue_size = 128
+    httpd.body = body
+    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    return httpd
+
+
+# ---- the four measures -------------------------------------------------------------------
+
+def measure_scoring(tmp, answers, rng):
+    rows = []
+    peaks = {}
+    for size in (answers // 2, answers):
+        folder = os.path.join(tmp, f"score-{size}")
+        os.makedirs(folder)
+        qfile, raws = make_inputs(folder, size, rng)
+        floor = best([PY, "-c", FLOOR, qfile] + raws, repeat=2 if size == answers else 1)
+        times = []
+        for _ in range(2 if size == answers else 1):
+            seconds, peak = timed([PY, os.path.join(TOOLS, "score.py"), qfile] + raws +
+                                  ["--out", os.path.join(folder, "results.md")])
+            times.append(seconds)
+            peaks[size] = max(peaks.get(size, 0), peak)
+        if size == answers:
+            ratio = min(times) / floor
+            rows.append({"measure": f"scoring {size:,} answers vs json.loads of the same files",
+                         "value": round(ratio, 2), "target": 1.5, "detail":
+                         f"score.py {min(times):.2f} s, floor {floor:.2f} s"})
+    growth = peaks[answers] / peaks[answers // 2]
+    rows.append({"measure": f"score.py peak memory at {answers:,} answers (MB)",
+                 "value": round(peaks[answers], 1), "target": 300.0,
+                 "detail": f"{peaks[answers // 2]:.1f} MB at {answers // 2:,}"})
+    rows.append({"measure": "score.py memory growth, all / half the answers",
+                 "value": round(growth, 2), "target": 2.0, "detail": "linear or better is <= 2"})
+    return rows
+
+
+def measure_asking(tmp, questions=400):
+    rows = []
+    rng = random.Random(SEED)
+    folder = os.path.join(tmp, "ask")
+    os.makedirs(folder)
+    doc = {"suite": "site-qa", "set": "bench", "format": 1,
+           "sites": {"en": {"site_url": "http://bench.example/en/", "widget_key": "pk"}},
+           "questions": [{"id": f"bench-en-{n:04d}", "lang": "en", "kind": "not_on_site",
+                          "question": f"question {n} " + rng.choice(WORDS["en"]),
+                          "page_url": "http://bench.example/en/"} for n in range(questions)]}
+    qfile = os.path.join(folder, "questions-ask.json")
+    with open(qfile, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh)
+    widget = slow_server(b'{"answer": "We do not know.", "sources": [], "grounded": false}')
+    try:
+        for concurrency in (1, 8, 32):
+            out = os.path.join(folder, f"raw-{concurrency}.jsonl")
+            seconds, _ = timed([PY, os.path.join(TOOLS, "run.py"), qfile, out, "--endpoint",
+                                f"http://127.0.0.1:{widget.server_address[1]}/api/query", "--quiet",
+                                "--concurrency", str(concurrency)])
+            ideal = questions * 0.05 / concurrency
+            rows.append({"measure": f"run.py {questions} questions at concurrency {concurrency} vs ideal",
+                         "value": round(seconds / ideal, 2),
+                         "target": {1: None, 8: 1.15, 32: 1.3}[concurrency],
+                         "detail": f"{seconds:.2f} s, ideal {ideal:.2f} s"})
+    finally:
+        widget.shutdown()
+        widget.server_close()
+    # atomize.py: scenario answers, then a loopback evaluator that answers after 50 ms.
+    scenarios = {"suite": "scenario", "format": 1, "topics": {"permits": "permits"},
+                 "scenarios": [{"id": f"s{n:04d}", "question": f"question {n}?", "must_cover": ["permits"]}
+                               for n in range(questions)]}
+    sfile = os.path.join(folder, "scenarios-ask.json")
+    with open(sfile, "w", encoding="utf-8") as fh:
+        json.dump(scenarios, fh)
+    import hashlib
+    with open(sfile, "rb") as fh:
+        sha = hashlib.sha256(fh.read()).hexdigest()
+    raw = os.path.join(folder, "raw-scenarios.jsonl")
+    with open(raw, "w", encoding="utf-8") as fh:
+        for s in scenarios["scenarios"]:
+            body = json.dumps({"choices": [{"message": {"content": f"Apply for a permit ({s['id']})."}}]})
+            fh.write(dumps_line({"format": 1, "id": s["id"], "suite": "scenario", "question": s["question"],
+                                 "target": {"kind": "model", "provider": "openai", "model": "gen"},
+                                 "run": {"cases_sha256": sha}, "attempts": [],
+                                 "response": {"status": 200, "body": body}}) + "\n")
+    atoms = {"atoms": [{"text": "Apply for a permit.", "correctness": "correct", "verified_truth": "yes",
+                        "citation": None, "topic": "permits", "specificity": 0.5, "actionability": 0.9,
+                        "importance": 3}]}
+    judge = slow_server(json.dumps({"choices": [{"message": {"role": "assistant", "content": json.dumps(atoms)},
+                                                 "finish_reason": "stop"}], "usage": {}}).encode())
+    env = {"OPENAI_BASE_URL": f"http://127.0.0.1:{judge.server_address[1]}/v1"}
+    env.pop("OPENAI_API_KEY", None)
+    try:
+        for concurrency in (1, 8, 32):
+            out = os.path.join(folder, f"atoms-{concurrency}.jsonl")
+            seconds, _ = timed([PY, os.path.join(TOOLS, "atomize.py"), raw, out, "--provider", "openai",
+                                "--model", "judge", "--cases", sfile, "--quiet",
+                                "--concurrency", str(concurrency)], env)
+            ideal = questions * 0.05 / concurrency
+            rows.append({"measure": f"atomize.py {questions} answers at concurrency {concurrency} vs ideal",
+                         "value": round(seconds / ideal, 2),
+                         "target": {1: None, 8: 1.15, 32: 1.3}[concurrency],
+                         "detail": f"{seconds:.2f} s, ideal {ideal:.2f} s"})
+    finally:
+        judge.shutdown()
+        judge.server_close()
+    return rows
+
+
+def measure_reproduce():
+    bare = best([PY, "-c", "import json"], repeat=5)
+    seconds = best([PY, os.path.join(TOOLS, "reproduce.py"),
+                    os.path.join(ROOT, "Documents", "c4-benchmark", "demo")], repeat=5)
+    return [{"measure": "reproduce.py on the demo quarter vs a bare interpreter",
+             "value": round(seconds / bare, 2), "target": 10.0,
+             "detail": f"{seconds * 1000:.0f} ms, bare {bare * 1000:.0f} ms"}]
+
+
+def stdlib_imports(script):
+    """The standard modules a script imports before --help returns."""
+    code = (f"import sys; sys.argv = [{script!r}, '--help']; before = set(sys.modules)\n"
+            f"sys.path.insert(0, {os.path.dirname(script)!r})\n"
+            "try:\n"
+            f"    exec(compile(open({script!r}, encoding='utf-8').read(), {script!r}, 'exec'), "
+            "{'__name__': '__main__', '__file__': " + repr(script) + "})\n"
+            "except SystemExit:\n    pass\n"
+            "names = sorted(n for n in set(sys.modules) - before if '.' not in n and "
+            "n in sys.stdlib_module_names)\n"
+            "sys.stderr.write(','.join(names))")
+    proc = subprocess.run([PY, "-c", code], capture_output=True, text=True)
+    return [n for n in proc.stderr.strip().split(",") if n]
+
+
+def measure_startup():
+    rows = []
+    for name in ("run.py", "score.py", "atomize.py", "publish.py", "reproduce.py", "compare.py",
+                 "ai_eval.py"):
+        script = os.path.join(TOOLS, name)
+        modules = stdlib_imports(script)
+        bare = best([PY, "-c", "import " + ", ".join(modules or ["sys"])], repeat=7)
+        seconds = best([PY, script, "--help"], repeat=7)
+        rows.append({"measure": f"{name} --help vs the same standard imports",
+                     "value": round(seconds / bare, 2), "target": 1.5,
+                     "detail": f"{seconds * 1000:.0f} ms, bare {bare * 1000:.0f} ms"})
+    return rows
+
+
+def table(rows):
+    lines = ["| Measure | Ratio | Target | Result |", "|---|--:|--:|---|"]
+    for row in rows:
+        target = "–" if row["target"] is None else f"≤ {row['target']}"
+        verdict = "–" if row["target"] is None else ("pass" if row["pass"] else "FAIL")
+        lines.append(f"| {row['measure']} ({row['detail']}) | {row['value']} | {target} | {verdict} |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--answers", type=int, default=100000)
+    parser.add_argument("--write-readme", action="store_true")
+    parser.add_argument("--out", default=os.path.join(ROOT, "Documents", "performance", "results.json"))
+    args = parser.parse_args(argv)
+    rng = random.Random(SEED)
+    started = time.time()
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        rows = measure_scoring(tmp, args.answers, rng) + measure_asking(tmp) + \
+            measure_reproduce() + measure_startup()
+    for row in rows:
+        row["pass"] = row["target"] is None or row["value"] <= row["target"]
+    date = time.strftime("%Y-%m-%d", time.gmtime())
+    machine = {"cores": os.cpu_count(), "python": platform.python_version(),
+               "implementation": platform.python_implementation(), "system": platform.system(),
+               "machine": platform.machine()}
+    result = {"format": 1, "date_utc": date, "machine": machine, "answers": args.answers,
+              "seconds": round(time.time() - started, 1), "rows": rows,
+              "all_pass": all(r["pass"] for r in rows)}
+    text = table(rows)
+    print(text)
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w", encoding="utf-8", newline="\n") as fh:
+        json.dump(result, fh, ensure_ascii=False, indent=2, sort_keys=True)
+        fh.write("\n")
+    if args.write_readme:
+        readme = os.path.join(ROOT, "README.md")
+        with open(readme, encoding="utf-8") as fh:
+            content = fh.read()
+        begin, end = "<!-- bench: begin -->", "<!-- bench: end -->"
+        if begin in content and end in content:
+            block = (f"{begin}\nMeasured by `make bench` on {date}: {machine['cores']} cores, "
+                     f"{machine['implementation']} {machine['python']} on {machine['system']} "
+                     f"{machine['machine']}; {result['seconds']} s in all.\n\n{text}\n{end}")
+            content = content.split(begin)[0] + block + content.split(end)[1]
+            with open(readme, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(content)
+    print(f"bench.py: {'every target met' if result['all_pass'] else 'a target was missed'}; "
+          f"{result['seconds']} s", file=sys.stderr)
+    return 0 if result["all_pass"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

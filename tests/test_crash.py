@@ -46,7 +46,9 @@ class Crashes(unittest.TestCase):
         mark = len(requests)
         again = subprocess.run([sys.executable] + argv, env=full_env, capture_output=True, text=True)
         self.assertIn(again.returncode, (0, 1), again.stderr)
-        asked_again = {key_of(r) for r in requests[mark:]}
+        # A request the killed process had half sent arrives unreadable: it is
+        # no question asked again, so it is left out.
+        asked_again = {key_of(r) for r in requests[mark:]} - {None}
         return recorded, asked_again
 
     def check(self, out, expected, recorded, asked_again, label):
@@ -73,7 +75,7 @@ class Crashes(unittest.TestCase):
                 argv = [support.script("run.py"), questions, out, "--endpoint", srv.url, "--quiet",
                         "--concurrency", str(concurrency), "--retry-pause", "0"]
                 recorded, again = self.trial(rng, argv, {}, out, srv.requests,
-                                             lambda r: text_to_id[r["body"]["question"]],
+                                             lambda r: text_to_id.get(r["body"].get("question")),
                                              30 * 0.03 / concurrency)
                 middle += self.check(out, text_to_id.values(), recorded, again, f"trial {trial}")
         self.assertGreaterEqual(middle, TRIALS // 4)  # the kills did land mid-run
@@ -90,6 +92,8 @@ class Crashes(unittest.TestCase):
             expected = [l["id"] for l in read_lines(raw)]
 
             def key_of(request):
+                if "messages" not in request["json"]:
+                    return None
                 prompt = request["json"]["messages"][0]["content"]
                 question = prompt.split("The resident's question:\n", 1)[1].split("\n\nThe response", 1)[0]
                 return by_question[question]

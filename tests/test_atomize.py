@@ -249,5 +249,14 @@ class Atomizing(EnvTestCase):
         self.assertEqual(keys, sorted((i, k) for i in ("tiny-house", "fence") for k in range(3)))
 
 
+
+class Schema(unittest.TestCase):
+    def test_help_prose_names_every_field_and_tag(self):
+        from evalkit import schemas
+        from evalkit.atoms import CORRECTNESS, FIELDS
+        for word in CORRECTNESS + FIELDS:
+            self.assertIn(word, schemas.ATOMS_LINE)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -30,14 +30,15 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import BadInput, cli, one_line  # noqa: E402
+from evalkit import BadInput, cli, one_line, schemas  # noqa: E402
 
 PROG = "atomize.py"
 MAX_PROBLEMS_SHOWN = 12
 
 
 def parse_args(argv):
-    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
+                                epilog=schemas.ATOMIZE_HELP)
     parser.add_argument("raw", help="raw answers (run.py output, suite scenario)")
     parser.add_argument("out", help="the atoms JSON Lines file to write or continue")
     parser.add_argument("--provider", help="the evaluator's provider (default: BENCH_PROVIDER)")

@@ -159,11 +159,45 @@ def load_inputs(files):
     return sets, raw_files
 
 
-def read_answers(raw_files, sets):
+class RunFacts:
+    """What the provenance needs from the raw lines, gathered while reading
+    them, so no line's run and target blocks are kept per answer."""
+
+    def __init__(self):
+        self.runs = {}
+        self.tools = set()
+        self.targets = set()
+        self.providers = set()
+        self.models = set()
+        self.platforms = set()
+        self.dates = set()
+        self.lines = 0
+
+    def add(self, got):
+        run, target = got.pop("run"), got.pop("target")
+        self.lines += 1
+        self.runs.setdefault(str(run.get("run_id")), {
+            "git_commit": run.get("git_commit"), "git_dirty": run.get("git_dirty"),
+            "python": run.get("python")})
+        self.tools.add(run.get("tool"))
+        self.targets.add(f"{target.get('kind')} at {target.get('url')}")
+        if target.get("provider"):
+            self.providers.add(str(target["provider"]))
+        if target.get("model"):
+            self.models.add(str(target["model"]))
+        if got["platform_version"]:
+            self.platforms.add(got["platform_version"])
+        if isinstance(got["started_at"], str):
+            self.dates.add(got["started_at"][:10])
+
+
+def read_answers(raw_files, sets, facts, on_answer):
+    """Check every raw line and hand it to ``on_answer(got, question)`` at
+    once, so no answer is held longer than it takes to judge it."""
     from evalkit.jsonl import iter_jsonl
     from evalkit.measures import read_raw_line
     by_sha = {qset.sha256: qset for qset in sets}
-    answers = {}
+    seen = {}
     for path in raw_files:
         for number, line in iter_jsonl(path):
             where = f"{path}:{number}"
@@ -176,44 +210,30 @@ def read_answers(raw_files, sets):
                     "score against the exact file that was asked")
             if got["id"] not in qset.by_id:
                 raise BadInput(f"{where}: {got['id']} is not a question of {qset.path}")
-            if got["id"] in answers:
-                raise BadInput(f"{where}: a second answer to {got['id']} "
-                               f"(first at {answers[got['id']]['where']})")
-            got["where"] = where
-            answers[got["id"]] = got
-    return answers
+            if got["id"] in seen:
+                raise BadInput(f"{where}: a second answer to {got['id']} (first at {seen[got['id']]})")
+            seen[got["id"]] = where
+            facts.add(got)
+            on_answer(got, qset.by_id[got["id"]])
 
 
-def provenance(sets, answers, reviews_path, review_count, list_date):
+def provenance(sets, facts, reviews_path, review_count, list_date):
     from evalkit import VERSION
-    lines = sorted(answers.values(), key=lambda got: got["id"])
-    runs = {}
-    for got in lines:
-        run = got["run"]
-        runs.setdefault(str(run.get("run_id")), run)
-    recorded = bool(lines) and all(
-        got["run"].get("tool") == "run.py" for got in lines)
-    targets = sorted({f"{got['target'].get('kind')} at {got['target'].get('url')}"
-                      for got in lines})
-    providers = sorted({str(got["target"].get("provider")) for got in lines
-                        if got["target"].get("provider")})
-    models = sorted({str(got["target"].get("model")) for got in lines
-                     if got["target"].get("model")})
     commits = sorted({(str(run.get("git_commit") or ""), bool(run.get("git_dirty")))
-                      for run in runs.values()})
+                      for run in facts.runs.values()})
+    providers, models = sorted(facts.providers), sorted(facts.models)
     return {
-        "run": {"status": "recorded_live_run" if recorded else "not_run"},
-        "target": "; ".join(targets) or "none",
+        "run": {"status": "recorded_live_run" if facts.lines and facts.tools == {"run.py"}
+                else "not_run"},
+        "target": "; ".join(sorted(facts.targets)) or "none",
         "provider": providers[0] if len(providers) == 1 else (providers or None),
         "model": models[0] if len(models) == 1 else (models or None),
         "prompt_versions": [],
-        "platform_versions": sorted({got["platform_version"] for got in lines
-                                     if got["platform_version"]}),
-        "run_dates": sorted({got["started_at"][:10] for got in lines
-                             if isinstance(got["started_at"], str)}),
-        "run_ids": sorted(runs),
+        "platform_versions": sorted(facts.platforms),
+        "run_dates": sorted(facts.dates),
+        "run_ids": sorted(facts.runs),
         "run_git_commits": [{"commit": c or None, "dirty": d} for c, d in commits],
-        "python_of_runs": sorted({str(run.get("python")) for run in runs.values()}),
+        "python_of_runs": sorted({str(run.get("python")) for run in facts.runs.values()}),
         "cases": [{"file": os.path.basename(qset.path), "set": qset.set,
                    "sha256": qset.sha256} for qset in sets],
         "reviews": {"file": os.path.basename(reviews_path) if reviews_path else None,
@@ -299,8 +319,11 @@ def load_history(path):
     return quarters
 
 
-def score(files, reviews_path=None, decline_as_of=None, history_path=None):
-    """The whole results document (a dict), from the files given."""
+def score(files, reviews_path=None, decline_as_of=None, history_path=None, keep_detail=True):
+    """The whole results document (a dict), from the files given.
+
+    Without ``keep_detail`` the rows hold the verdicts only (no answers, no
+    details): enough for the markdown table, and light for large runs."""
     from evalkit.measures import MEASURES, judge
     from evalkit.report import groups
     from evalkit.reviews import load_reviews
@@ -311,36 +334,41 @@ def score(files, reviews_path=None, decline_as_of=None, history_path=None):
     sets, raw_files = load_inputs(files)
     by_id = {q["id"]: q for qset in sets for q in qset.questions}
     reviews = load_reviews(reviews_path, by_id) if reviews_path else {}
-    answers = read_answers(raw_files, sets)
+    facts = RunFacts()
+    set_of = {q["id"]: qset.set for qset in sets for q in qset.questions}
+    no_review = {"faulty": None, "verdicts": {}}
 
-    rows = []
-    for qset in sets:
-        for q in qset.questions:
-            got = answers.get(q["id"]) or {
-                "status": None, "answer": None, "sources": [], "grounded": None,
-                "latency_ms": None, "problem": "not asked", "attempts": 0}
-            mechanical, details = judge(q, got, phrases)
-            review = reviews.get(q["id"], {"faulty": None, "verdicts": {}})
+    def make_row(got, q):
+        mechanical, details = judge(q, got, phrases)
+        review = reviews.get(q["id"], no_review)
+        after = mechanical
+        changes = {}
+        if review["verdicts"]:
             after = dict(mechanical)
-            changes = {}
             for measure, (value, reason) in review["verdicts"].items():
                 after[measure] = value
                 if value != mechanical[measure]:
                     changes[measure] = (value, reason)
-            rows.append({
-                "id": q["id"], "set": qset.set, "lang": q["lang"], "kind": q["kind"],
+        row = {"id": q["id"], "set": set_of[q["id"]], "lang": q["lang"], "kind": q["kind"],
+               "latency_ms": got["latency_ms"], "problem": got["problem"],
+               "mechanical": mechanical, "after_review": after, "review_changes": changes,
+               "faulty": review["faulty"] is not None}
+        if keep_detail:
+            row.update({
                 "question": q["question"], "evidence": q.get("evidence"),
                 "source_url": q.get("source_url"), "must_not_include": q.get("must_not_include"),
-                "answer": got["answer"],
-                "sources": list(got["sources"]), "grounded": got["grounded"],
-                "latency_ms": got["latency_ms"], "attempts": got["attempts"],
-                "problem": got["problem"], "details": details,
-                "mechanical": mechanical, "after_review": after,
+                "answer": got["answer"], "sources": list(got["sources"]),
+                "grounded": got["grounded"], "attempts": got["attempts"], "details": details,
                 "reviews": [{"measure": m, "value": v, "reason": r}
-                            for m, (v, r) in sorted(review["verdicts"].items())],
-                "review_changes": changes,
-                "faulty": review["faulty"] is not None,
-            })
+                            for m, (v, r) in sorted(review["verdicts"].items())]})
+        return row
+
+    judged = {}
+    read_answers(raw_files, sets, facts, lambda got, q: judged.__setitem__(q["id"], make_row(got, q)))
+    not_asked = {"status": None, "answer": None, "sources": [], "grounded": None,
+                 "latency_ms": None, "problem": "not asked", "attempts": 0}
+    rows = [judged.pop(q["id"], None) or make_row(not_asked, q)
+            for qset in sets for q in qset.questions]
     review_count = sum(len(r["verdicts"]) + (r["faulty"] is not None) for r in reviews.values())
     for row in rows:
         row["review_required"] = needs_review(row)
@@ -349,7 +377,7 @@ def score(files, reviews_path=None, decline_as_of=None, history_path=None):
         "format": 1,
         "suite": "site-qa",
         "measures": list(MEASURES),
-        "provenance": provenance(sets, answers, reviews_path, review_count, list_date),
+        "provenance": provenance(sets, facts, reviews_path, review_count, list_date),
         "groups": groups(rows, [qset.set for qset in sets]),
         "faulty": [{"id": row["id"], "reason": reviews[row["id"]]["faulty"]}
                    for row in rows if row["faulty"]],
@@ -448,7 +476,8 @@ def main(argv=None):
         print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
         return 2
     try:
-        result = score(args.files, args.reviews, args.decline_as_of, args.history)
+        result = score(args.files, args.reviews, args.decline_as_of, args.history,
+                       keep_detail=bool(args.json_out or args.html_out or args.review_sheet))
     except BadInput as exc:
         print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
         return 2

@@ -90,5 +90,36 @@ RESULTS (results.json, indent 2, sorted keys)
   Counts come first; a rate is passed/applicable rounded to 4 places, null when
   nothing applies. null for a verdict means the measure does not apply."""
 
-RUN_HELP = "\n\n".join([QUESTIONS, TARGET, RAW_LINE])
-SCORE_HELP = "\n\n".join([QUESTIONS, REVIEWS, RESULTS])
+SCENARIOS = """\
+SCENARIO FILE (suite scenario, format 1): one JSON object
+  suite, format     "scenario", 1
+  note              optional prose
+  topics            {topic: description}: the one topic vocabulary
+  scenarios         list; each has
+    id              unique
+    kind            resident | business (default resident)
+    question        the resident's question, as they would type it
+    must_cover      topics a complete answer must hit (from topics)
+    address         optional; makes address and zoning parcel topics
+  A model generator's raw line has target.kind "model" (provider, model, url)
+  and request.prompt (name, sha256); an imported one has target.kind "manual"
+  with collected_by, collected_at, product, product_version."""
+
+ATOMS_LINE = """\
+ATOMS LINE (atomize.py output, one per answer, evaluator and repeat, format 1)
+  id, variant       the scenario and the generator ("provider:model")
+  repeat            0.. (atomize.py --repeat K)
+  evaluator         provider, model, prompt, prompt_sha256
+  atoms             null on error, else a list of atoms with exactly:
+                    text, correctness (correct, correct-vague, correct-action,
+                    correct-judg, correct-range, hedge-correct, vague-correct,
+                    vague-action, WRONG, PARTIAL-WRONG, admitted-gap),
+                    verified_truth, citation (string or null), topic,
+                    specificity (0..1), actionability (0..1), importance (1..5)
+  error             null, or why there are no atoms
+  response_sha256   sha256 of the answer atomized (score.py checks it)
+  calls, run        every call's attempts and reply; the run's provenance"""
+
+RUN_HELP = "\n\n".join([QUESTIONS, TARGET, RAW_LINE, SCENARIOS])
+SCORE_HELP = "\n\n".join([QUESTIONS, REVIEWS, RESULTS, SCENARIOS, ATOMS_LINE])
+ATOMIZE_HELP = "\n\n".join([SCENARIOS, ATOMS_LINE])

@@ -49,6 +49,22 @@ def call_main(module, argv):
     return code, out.getvalue(), err.getvalue()
 
 
+PROVIDER_SELECTORS = ("BENCH_PROVIDER", "BENCH_MODEL", "PERMIT_AI_PROVIDER", "PERMIT_AI_MODEL")
+
+
+def isolate_environ(test):
+    """Give a test its own os.environ: restored afterwards, with no provider
+    or model selected from the machine's environment."""
+    saved = dict(os.environ)
+
+    def restore():
+        os.environ.clear()
+        os.environ.update(saved)
+    test.addCleanup(restore)
+    for var in PROVIDER_SELECTORS:
+        os.environ.pop(var, None)
+
+
 def write_json(path, obj):
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         json.dump(obj, fh, ensure_ascii=False, indent=2)

@@ -64,10 +64,7 @@ class Suites(unittest.TestCase):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         self.tmp = tmp.name
-        saved = dict(os.environ)
-        self.addCleanup(lambda: (os.environ.clear(), os.environ.update(saved)))
-        for var in ("BENCH_PROVIDER", "BENCH_MODEL", "PERMIT_AI_PROVIDER", "PERMIT_AI_MODEL"):
-            os.environ.pop(var, None)
+        support.isolate_environ(self)
         self.srv = ModelServer("openai", reply=model)
         self.srv.__enter__()
         self.addCleanup(self.srv.__exit__)

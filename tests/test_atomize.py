@@ -35,14 +35,7 @@ class EnvTestCase(unittest.TestCase):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         self.tmp = tmp.name
-        self.saved = dict(os.environ)
-        self.addCleanup(self.restore)
-        for var in ("BENCH_PROVIDER", "BENCH_MODEL", "PERMIT_AI_PROVIDER", "PERMIT_AI_MODEL"):
-            os.environ.pop(var, None)
-
-    def restore(self):
-        os.environ.clear()
-        os.environ.update(self.saved)
+        support.isolate_environ(self)
 
     def server(self, flavour, **kw):
         srv = ModelServer(flavour, **kw)

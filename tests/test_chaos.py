@@ -84,8 +84,7 @@ class WidgetFaults(unittest.TestCase):
 class EvaluatorFaults(unittest.TestCase):
     def test_overloaded_then_fine_and_always_failing(self):
         cases = os.path.join(FIXTURES, "scenarios-mini.json")
-        saved = dict(os.environ)
-        self.addCleanup(lambda: (os.environ.clear(), os.environ.update(saved)))
+        support.isolate_environ(self)
         with tempfile.TemporaryDirectory() as tmp, \
                 ModelServer("openai", reply=model("openai", False)) as gen:
             os.environ.update(gen.environ())

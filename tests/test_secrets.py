@@ -35,10 +35,7 @@ class Secrets(unittest.TestCase):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         self.tmp = tmp.name
-        saved = dict(os.environ)
-        self.addCleanup(lambda: (os.environ.clear(), os.environ.update(saved)))
-        for var in ("BENCH_PROVIDER", "BENCH_MODEL", "PERMIT_AI_PROVIDER", "PERMIT_AI_MODEL"):
-            os.environ.pop(var, None)
+        support.isolate_environ(self)
         os.environ.update(KEYS)
         self.printed = []
 

@@ -127,6 +127,18 @@ class Reliability(unittest.TestCase):
         self.assertIn(f"Fuzz cases run: {test_badinput.FUZZ_CASES}", section)
 
 
+class Performance(unittest.TestCase):
+    def test_the_readme_table_is_the_one_bench_wrote(self):
+        sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
+        import bench
+        with open(os.path.join(ROOT, "Documents", "performance", "results.json"), encoding="utf-8") as fh:
+            results = json.load(fh)
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+            block = fh.read().split("<!-- bench: begin -->")[1].split("<!-- bench: end -->")[0]
+        self.assertIn(bench.table(results["rows"]), block)
+        self.assertIn(f"on {results['date_utc']}: {results['machine']['cores']} cores", block)
+
+
 class TableSample(unittest.TestCase):
     def test_readme_table_is_the_published_one(self):
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:

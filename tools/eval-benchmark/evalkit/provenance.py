@@ -9,7 +9,6 @@ import os
 import platform
 import subprocess
 
-from . import VERSION
 
 TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -29,7 +28,3 @@ def git_state(folder=TOOLS_DIR):
 
 def python_version():
     return platform.python_version()
-
-
-def tool_version():
-    return VERSION

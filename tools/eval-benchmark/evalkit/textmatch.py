@@ -92,14 +92,6 @@ _SCRIPT_RANGES = {
 _SCRIPT_RE = {name: re.compile(f"[{ranges}]") for name, ranges in _SCRIPT_RANGES.items()}
 
 
-def script_of(ch):
-    """'latin', 'hebrew', 'cyrillic' or 'other' for one letter."""
-    for name, pattern in _SCRIPT_RE.items():
-        if pattern.match(ch):
-            return name
-    return "other"
-
-
 def _letters(text):
     """The letters of ``text`` after NFKC, URLs and e-mail addresses removed.
 
@@ -109,20 +101,6 @@ def _letters(text):
     if "://" in text or "www." in text.lower() or "@" in text:
         text = _LINKS.sub(" ", text)
     return "".join(filter(str.isalpha, text))
-
-
-def letter_counts(text):
-    """Letters per script (the scripts counted by character ranges, in C)."""
-    letters = _letters(text)
-    counts = {}
-    for name, pattern in _SCRIPT_RE.items():
-        found = len(pattern.findall(letters))
-        if found:
-            counts[name] = found
-    other = len(letters) - sum(counts.values())
-    if other:
-        counts["other"] = other
-    return counts
 
 
 def script_share(text, lang):

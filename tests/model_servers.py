@@ -138,9 +138,9 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class ModelServer:
-    def __init__(self, flavour, reply=None, script=None, delay=0.0):
+    def __init__(self, flavour, reply=None, script=None, delay=0.0, port=0):
         self.flavour = flavour
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), _Handler)
         self.httpd.daemon_threads = True
         self.httpd.flavour = flavour
         self.httpd.lock = threading.Lock()

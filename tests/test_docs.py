@@ -13,6 +13,8 @@ import tempfile
 import threading
 import unittest
 
+from tests.model_servers import ModelServer
+from tests.standins import model
 from tests.support import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "tools", "demo-assistant"))
@@ -55,6 +57,23 @@ class Commands(unittest.TestCase):
         self.addCleanup(httpd.server_close)
         self.addCleanup(httpd.shutdown)
         self.env["BENCH_ENDPOINT"] = f"http://127.0.0.1:{httpd.server_address[1]}/api/query"
+        # Stand-ins where the README's model commands expect models: Ollama's
+        # default port, and the Anthropic API through ANTHROPIC_BASE_URL.
+        self.models_here = True
+        try:
+            ollama = ModelServer("openai", reply=model("openai", False), port=11434)
+        except OSError:
+            self.models_here = False   # the port is taken: those commands are skipped, said so
+            ollama = None
+        judge = ModelServer("anthropic", reply=model("anthropic", True))
+        for srv in (ollama, judge):
+            if srv is not None:
+                srv.__enter__()
+                self.addCleanup(srv.__exit__)
+        self.env["ANTHROPIC_BASE_URL"] = judge.base
+        for var in ("BENCH_PROVIDER", "BENCH_MODEL", "PERMIT_AI_PROVIDER", "PERMIT_AI_MODEL",
+                    "OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+            self.env.pop(var, None)
 
     def fill_reviews_like_a_reviewer(self, quarter):
         """The README's prose step between `make score` and `make publish`:
@@ -88,6 +107,8 @@ class Commands(unittest.TestCase):
             if command in SKIP:
                 continue
             with self.subTest(command=command):
+                if "raw-llama" in command and not self.models_here:
+                    self.skipTest("127.0.0.1:11434 is taken; the Ollama example cannot be pointed here")
                 proc = self.run_command(command)
                 self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
                 if command == "make demo":
@@ -95,6 +116,9 @@ class Commands(unittest.TestCase):
                     self.assert_no_orphan()
         with open(os.path.join(self.project, "med.md"), encoding="utf-8") as fh:
             self.assertIn("| med | en | 20/20 |", fh.read())
+        if self.models_here:
+            with open(os.path.join(self.project, "scenario-results.md"), encoding="utf-8") as fh:
+                self.assertIn("## Verified by: anthropic:claude-sonnet-4-5", fh.read())
 
     def assert_no_orphan(self):
         with open(os.path.join(self.project, "build", "demo", "assistant.port")) as fh:

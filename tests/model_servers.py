@@ -11,11 +11,10 @@ and answers 403 InvalidSignatureException when it does not match.
 """
 
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
-from tests import support  # noqa: F401  (tools on sys.path)
+from tests.support import LoopbackServer
 from evalkit.providers.sigv4 import sign
 
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
@@ -137,29 +136,16 @@ class _Handler(BaseHTTPRequestHandler):
         return self._send(200, {}, success(server.flavour, request, content), server.delay)
 
 
-class ModelServer:
+class ModelServer(LoopbackServer):
     def __init__(self, flavour, reply=None, script=None, delay=0.0, port=0):
         self.flavour = flavour
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), _Handler)
-        self.httpd.daemon_threads = True
-        self.httpd.flavour = flavour
-        self.httpd.lock = threading.Lock()
-        self.httpd.requests = []
-        self.httpd.script = list(script or [])
-        self.httpd.reply = reply or (lambda request: "Hello from the loopback model.")
-        self.httpd.bad_signatures = 0
-        self.httpd.delay = delay
-        # A short poll interval: shutdown() waits up to one interval.
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02},
-                                       daemon=True)
+        super().__init__(_Handler, port=port, flavour=flavour, script=list(script or []),
+                         reply=reply or (lambda request: "Hello from the loopback model."),
+                         bad_signatures=0, delay=delay)
 
     @property
     def base(self):
         return f"http://127.0.0.1:{self.httpd.server_address[1]}"
-
-    @property
-    def requests(self):
-        return self.httpd.requests
 
     def queue(self, *replies):
         with self.httpd.lock:
@@ -174,11 +160,3 @@ class ModelServer:
         return {"AWS_ENDPOINT_URL_BEDROCK_RUNTIME": self.base, "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE",
                 "AWS_SECRET_ACCESS_KEY": AWS_SECRET, "AWS_SESSION_TOKEN": "FAKE-SESSION-TOKEN-42",
                 "AWS_REGION": "us-east-1"}
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()

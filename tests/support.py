@@ -175,35 +175,24 @@ class _Handler(BaseHTTPRequestHandler):
         return self._send(200, json.dumps(answer, ensure_ascii=False).encode("utf-8"))
 
 
-class WidgetServer:
-    """A scripted widget endpoint on 127.0.0.1; use as a context manager."""
+class LoopbackServer:
+    """A threaded HTTP server on 127.0.0.1 for one test; use as a context
+    manager. ``state`` becomes attributes of the server the handler sees."""
 
-    def __init__(self, answers=None, modes=None, sleep=3.0, big=3 * 1024 * 1024, delay=0.0):
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    def __init__(self, handler, port=0, **state):
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
         self.httpd.daemon_threads = True
         self.httpd.lock = threading.Lock()
         self.httpd.requests = []
-        self.httpd.counts = {}
-        self.httpd.answers = answers or {}
-        self.httpd.modes = modes or {}
-        self.httpd.sleep = sleep
-        self.httpd.big = big
-        self.httpd.delay = delay
+        for name, value in state.items():
+            setattr(self.httpd, name, value)
         # A short poll interval: shutdown() waits up to one interval.
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02},
                                        daemon=True)
 
     @property
-    def url(self):
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/api/query"
-
-    @property
     def requests(self):
         return self.httpd.requests
-
-    @property
-    def counts(self):
-        return self.httpd.counts
 
     def __enter__(self):
         self.thread.start()
@@ -213,3 +202,19 @@ class WidgetServer:
         self.httpd.shutdown()
         self.httpd.server_close()
         self.thread.join(5)
+
+
+class WidgetServer(LoopbackServer):
+    """A scripted widget endpoint on 127.0.0.1; use as a context manager."""
+
+    def __init__(self, answers=None, modes=None, sleep=3.0, big=3 * 1024 * 1024, delay=0.0):
+        super().__init__(_Handler, counts={}, answers=answers or {}, modes=modes or {},
+                         sleep=sleep, big=big, delay=delay)
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/api/query"
+
+    @property
+    def counts(self):
+        return self.httpd.counts

@@ -222,6 +222,21 @@ def measure_scoring(tmp, answers, rng):
     return rows
 
 
+CONCURRENCY_TARGETS = {1: None, 8: 1.15, 32: 1.3}
+
+
+def against_ideal(label, jobs, argv_for, env=None):
+    """Wall time at each concurrency divided by jobs x 50 ms / concurrency."""
+    rows = []
+    for concurrency, target in CONCURRENCY_TARGETS.items():
+        seconds, _ = timed(argv_for(concurrency), env)
+        ideal = jobs * 0.05 / concurrency
+        rows.append({"measure": f"{label} at concurrency {concurrency} vs ideal",
+                     "value": round(seconds / ideal, 2), "target": target,
+                     "detail": f"{seconds:.2f} s, ideal {ideal:.2f} s"})
+    return rows
+
+
 def measure_asking(tmp, questions=400):
     rows = []
     rng = random.Random(SEED)
@@ -237,16 +252,10 @@ def measure_asking(tmp, questions=400):
         json.dump(doc, fh)
     widget = slow_server(b'{"answer": "We do not know.", "sources": [], "grounded": false}')
     try:
-        for concurrency in (1, 8, 32):
-            out = os.path.join(folder, f"raw-{concurrency}.jsonl")
-            seconds, _ = timed([PY, os.path.join(TOOLS, "run.py"), qfile, out, "--endpoint",
-                                f"http://127.0.0.1:{widget.server_address[1]}/api/query", "--quiet",
-                                "--concurrency", str(concurrency)])
-            ideal = questions * 0.05 / concurrency
-            rows.append({"measure": f"run.py {questions} questions at concurrency {concurrency} vs ideal",
-                         "value": round(seconds / ideal, 2),
-                         "target": {1: None, 8: 1.15, 32: 1.3}[concurrency],
-                         "detail": f"{seconds:.2f} s, ideal {ideal:.2f} s"})
+        rows += against_ideal(f"run.py {questions} questions", questions, lambda c: [
+            PY, os.path.join(TOOLS, "run.py"), qfile, os.path.join(folder, f"raw-{c}.jsonl"),
+            "--endpoint", f"http://127.0.0.1:{widget.server_address[1]}/api/query", "--quiet",
+            "--concurrency", str(c)])
     finally:
         widget.shutdown()
         widget.server_close()
@@ -274,18 +283,11 @@ def measure_asking(tmp, questions=400):
     judge = slow_server(json.dumps({"choices": [{"message": {"role": "assistant", "content": json.dumps(atoms)},
                                                  "finish_reason": "stop"}], "usage": {}}).encode())
     env = {"OPENAI_BASE_URL": f"http://127.0.0.1:{judge.server_address[1]}/v1"}
-    env.pop("OPENAI_API_KEY", None)
     try:
-        for concurrency in (1, 8, 32):
-            out = os.path.join(folder, f"atoms-{concurrency}.jsonl")
-            seconds, _ = timed([PY, os.path.join(TOOLS, "atomize.py"), raw, out, "--provider", "openai",
-                                "--model", "judge", "--cases", sfile, "--quiet",
-                                "--concurrency", str(concurrency)], env)
-            ideal = questions * 0.05 / concurrency
-            rows.append({"measure": f"atomize.py {questions} answers at concurrency {concurrency} vs ideal",
-                         "value": round(seconds / ideal, 2),
-                         "target": {1: None, 8: 1.15, 32: 1.3}[concurrency],
-                         "detail": f"{seconds:.2f} s, ideal {ideal:.2f} s"})
+        rows += against_ideal(f"atomize.py {questions} answers", questions, lambda c: [
+            PY, os.path.join(TOOLS, "atomize.py"), raw, os.path.join(folder, f"atoms-{c}.jsonl"),
+            "--provider", "openai", "--model", "judge", "--cases", sfile, "--quiet",
+            "--concurrency", str(c)], env)
     finally:
         judge.shutdown()
         judge.server_close()

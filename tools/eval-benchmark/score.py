@@ -393,7 +393,6 @@ def score(files, reviews_path=None, decline_as_of=None, history_path=None, keep_
     sets, raw_files = load_inputs(files)
     by_id = {q["id"]: q for qset in sets for q in qset.questions}
     reviews = load_reviews(reviews_path, by_id) if reviews_path else {}
-    set_of = {q["id"]: qset.set for qset in sets for q in qset.questions}
     no_review = {"faulty": None, "verdicts": {}}
 
     def make_row(got, q):
@@ -407,7 +406,7 @@ def score(files, reviews_path=None, decline_as_of=None, history_path=None, keep_
                 after[measure] = value
                 if value != mechanical[measure]:
                     changes[measure] = (value, reason)
-        row = {"id": q["id"], "set": set_of[q["id"]], "lang": q["lang"], "kind": q["kind"],
+        row = {"id": q["id"], "set": q["set"], "lang": q["lang"], "kind": q["kind"],
                "latency_ms": got["latency_ms"], "problem": got["problem"],
                "mechanical": mechanical, "after_review": after, "review_changes": changes,
                "faulty": review["faulty"] is not None}

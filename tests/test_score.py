@@ -105,26 +105,6 @@ class Golden(ScoreTestCase):
         self.assertEqual(out, read(os.path.join(GOLDEN, "mini-results.md")))
 
 
-class Workers(ScoreTestCase):
-    def test_the_results_do_not_depend_on_the_number_of_processes(self):
-        outputs = []
-        for workers in ("1", "3", "8"):
-            md, js = self.path(f"r{workers}.md"), self.path(f"r{workers}.json")
-            code, _, err = call_main(score, [QUESTIONS, RAW, "--reviews", REVIEWS, "--out", md,
-                                             "--json", js, "--workers", workers])
-            self.assertEqual((code, err), (0, ""))
-            outputs.append((read(md), read(js)))
-        self.assertEqual(outputs[0], outputs[1])
-        self.assertEqual(outputs[0], outputs[2])
-        self.assertEqual(outputs[0][0], read(os.path.join(GOLDEN, "mini-results.md")))
-
-    def test_a_duplicate_across_ranges_is_still_refused(self):
-        lines = read(RAW).splitlines(keepends=True)
-        raw = self.write("raw.jsonl", "".join(lines + lines[:1]))
-        for workers in ("1", "4"):
-            self.refuse([QUESTIONS, raw, "--workers", workers], "raw.jsonl:13: a second answer to mini-en-01")
-
-
 class DeclineList(ScoreTestCase):
     def test_as_of_an_earlier_date(self):
         result = score.score([QUESTIONS, RAW], None, "2026-11-01")

@@ -129,9 +129,6 @@ def parse_args(argv):
     parser.add_argument("--example", action="store_true",
                         help="label the results an example (run.status not_run), e.g. a run "
                              "against loopback stand-ins")
-    parser.add_argument("--workers", type=int, metavar="N",
-                        help="processes that judge raw lines (default 1); the results do not "
-                             "depend on it")
     parser.add_argument("--decline-as-of", metavar="YYYY-MM-DD",
                         help="score with the DECLINE list as it stood on this date "
                              f"(default: the newest, {decline_dates()[-1]})")
@@ -193,86 +190,31 @@ class RunFacts:
         if isinstance(got["started_at"], str):
             self.dates.add(got["started_at"][:10])
 
-    def merge(self, other):
-        self.lines += other.lines
-        for key, run in other.runs.items():
-            self.runs.setdefault(key, run)
-        for name in ("tools", "targets", "providers", "models", "platforms", "dates"):
-            getattr(self, name).update(getattr(other, name))
 
-
-# What a worker process needs to judge raw lines: set by score() before any
-# worker starts, inherited by the workers (fork), never pickled.
-_CONTEXT = {}
-
-
-def _judge_range(job):
-    """Judge the raw lines of one byte range of one file: ``(rows, facts)``
-    where rows is ``[(id, where, row)]`` in line order."""
+def read_answers(raw_files, sets, facts, on_answer):
+    """Check every raw line and hand it to ``on_answer(got, question)`` at
+    once, so no answer is held longer than it takes to judge it."""
     from evalkit.jsonl import iter_jsonl
     from evalkit.measures import read_raw_line
-    path, start, end, first_number = job
-    by_sha, make_row = _CONTEXT["by_sha"], _CONTEXT["make_row"]
-    facts = RunFacts()
-    rows = []
+    by_sha = {qset.sha256: qset for qset in sets}
     seen = {}
-    for number, line in iter_jsonl(path, start, end, first_number):
-        where = f"{path}:{number}"
-        got = read_raw_line(line, where)
-        qset = by_sha.get(got["cases_sha256"])
-        if qset is None:
-            raise BadInput(
-                f"{where}: answers a question file with sha256 {got['cases_sha256'][:12]}, "
-                "which matches none of the files given; questions are frozen: "
-                "score against the exact file that was asked")
-        if got["id"] not in qset.by_id:
-            raise BadInput(f"{where}: {got['id']} is not a question of {qset.path}")
-        if got["id"] in seen:
-            raise BadInput(f"{where}: a second answer to {got['id']} (first at {seen[got['id']]})")
-        seen[got["id"]] = where
-        facts.add(got)
-        rows.append((got["id"], where, make_row(got, qset.by_id[got["id"]])))
-    return rows, facts
-
-
-def judge_all(raw_files, sets, make_row, workers):
-    """Every raw line judged, in ``workers`` processes (default 1);
-    ``({id: row}, facts)``. The result does not depend on the number of
-    workers: rows are keyed by id and the facts are sets. Measured with
-    make bench's 100,000 answers on 2 cores: 2 workers took 0.76 of the time
-    of 1 and 1.2 times its peak memory, so more than one is opt-in."""
-    import multiprocessing
-    _CONTEXT.update(by_sha={qset.sha256: qset for qset in sets}, make_row=make_row)
-    workers = workers or 1
-    if "fork" not in multiprocessing.get_all_start_methods():
-        workers = 1  # the context is inherited, not pickled: without fork, one process
-    from evalkit.jsonl import line_ranges
-    jobs = []
     for path in raw_files:
-        if not os.path.exists(path):
-            raise BadInput(f"{path}: no such file")
-        jobs += [(path, start, end, first) for start, end, first in line_ranges(path, workers)]
-    facts = RunFacts()
-    judged = {}
-    where_of = {}
-
-    def merge(rows, part):
-        facts.merge(part)
-        for qid, where, row in rows:
-            if qid in where_of:
-                raise BadInput(f"{where}: a second answer to {qid} (first at {where_of[qid]})")
-            where_of[qid] = where
-            judged[qid] = row
-
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            merge(*_judge_range(job))
-    else:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for rows, part in pool.imap(_judge_range, jobs):
-                merge(rows, part)
-    _CONTEXT.clear()
-    return judged, facts
+        for number, line in iter_jsonl(path):
+            where = f"{path}:{number}"
+            got = read_raw_line(line, where)
+            qset = by_sha.get(got["cases_sha256"])
+            if qset is None:
+                raise BadInput(
+                    f"{where}: answers a question file with sha256 {got['cases_sha256'][:12]}, "
+                    "which matches none of the files given; questions are frozen: "
+                    "score against the exact file that was asked")
+            if got["id"] not in qset.by_id:
+                raise BadInput(f"{where}: {got['id']} is not a question of {qset.path}")
+            if got["id"] in seen:
+                raise BadInput(f"{where}: a second answer to {got['id']} (first at {seen[got['id']]})")
+            seen[got["id"]] = where
+            facts.add(got)
+            on_answer(got, qset.by_id[got["id"]])
 
 
 def provenance(sets, facts, reviews_path, review_count, list_date):
@@ -377,8 +319,7 @@ def load_history(path):
     return quarters
 
 
-def score(files, reviews_path=None, decline_as_of=None, history_path=None, keep_detail=True,
-          workers=None):
+def score(files, reviews_path=None, decline_as_of=None, history_path=None, keep_detail=True):
     """The whole results document (a dict), from the files given.
 
     Without ``keep_detail`` the rows hold the verdicts only (no answers, no
@@ -393,6 +334,7 @@ def score(files, reviews_path=None, decline_as_of=None, history_path=None, keep_
     sets, raw_files = load_inputs(files)
     by_id = {q["id"]: q for qset in sets for q in qset.questions}
     reviews = load_reviews(reviews_path, by_id) if reviews_path else {}
+    facts = RunFacts()
     no_review = {"faulty": None, "verdicts": {}}
 
     def make_row(got, q):
@@ -420,7 +362,8 @@ def score(files, reviews_path=None, decline_as_of=None, history_path=None, keep_
                             for m, (v, r) in sorted(review["verdicts"].items())]})
         return row
 
-    judged, facts = judge_all(raw_files, sets, make_row, workers)
+    judged = {}
+    read_answers(raw_files, sets, facts, lambda got, q: judged.__setitem__(q["id"], make_row(got, q)))
     not_asked = {"status": None, "answer": None, "sources": [], "grounded": None,
                  "latency_ms": None, "problem": "not asked", "attempts": 0}
     rows = [judged.pop(q["id"], None) or make_row(not_asked, q)
@@ -532,11 +475,8 @@ def main(argv=None):
         print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
         return 2
     try:
-        if args.workers is not None and not 1 <= args.workers <= 64:
-            raise BadInput("--workers must be between 1 and 64")
         result = score(args.files, args.reviews, args.decline_as_of, args.history,
-                       keep_detail=bool(args.json_out or args.html_out or args.review_sheet),
-                       workers=args.workers)
+                       keep_detail=bool(args.json_out or args.html_out or args.review_sheet))
     except BadInput as exc:
         print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
         return 2

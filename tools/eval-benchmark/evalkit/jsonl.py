@@ -92,10 +92,8 @@ def read_json_sha(path):
     return value, hashlib.sha256(data).hexdigest()
 
 
-def iter_jsonl(path, start=0, end=None, first_number=1):
-    """Yield ``(line_number, object)`` for every line of a JSON Lines file
-    (or of the byte range ``start``..``end``, which must begin at a line
-    start, its first line being ``first_number``).
+def iter_jsonl(path):
+    """Yield ``(line_number, object)`` for every line of a JSON Lines file.
 
     A blank line, a line that is not a JSON object, or a last line without its
     newline (a line torn by a crash) is an error naming the line.
@@ -107,12 +105,7 @@ def iter_jsonl(path, start=0, end=None, first_number=1):
     except OSError as exc:
         raise BadInput(f"{path}: cannot read: {exc.strerror}") from None
     with fh:
-        fh.seek(start)
-        position = start
-        for number, raw in enumerate(fh, first_number):
-            if end is not None and position >= end:
-                break
-            position += len(raw)
+        for number, raw in enumerate(fh, 1):
             where = f"{path}:{number}"
             if not raw.endswith(b"\n"):
                 raise BadInput(f"{where}: last line is cut off (no newline): "
@@ -127,33 +120,6 @@ def iter_jsonl(path, start=0, end=None, first_number=1):
             if not isinstance(value, dict):
                 raise BadInput(f"{where}: a line must be a JSON object")
             yield number, value
-
-
-def line_ranges(path, parts):
-    """Split a file into at most ``parts`` byte ranges at line starts:
-    ``[(start, end, first line number)]``."""
-    import os as _os
-    size = _os.path.getsize(path)
-    if parts <= 1 or size == 0:
-        return [(0, size, 1)]
-    out = []
-    with open(path, "rb") as fh:
-        start, number = 0, 1
-        for k in range(1, parts + 1):
-            if start >= size:
-                break
-            target = size if k == parts else max(start, size * k // parts)
-            fh.seek(target)
-            if target < size:
-                fh.readline()  # to the end of the line holding target
-            end = min(fh.tell(), size)
-            if end <= start:
-                continue
-            fh.seek(start)
-            count = fh.read(end - start).count(b"\n")
-            out.append((start, end, number))
-            start, number = end, number + count
-    return out
 
 
 def dumps_line(obj):

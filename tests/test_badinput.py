@@ -26,7 +26,7 @@ AI = os.path.join(FIXTURES, "ai")
 CLOSED = "http://127.0.0.1:9/api/query"   # nothing listens; no request is ever made here
 
 FUZZ_CASES = 5000
-CORPUS_SIZE = 78    # malformed files in the corpus below; the README quotes this figure
+CORPUS_SIZE = 86    # malformed files in the corpus below; the README quotes this figure
 FUZZ_SEED = 20261129
 
 
@@ -144,6 +144,32 @@ class Corpus(unittest.TestCase):
         for label, data in raw_cases.items():
             path = self.write("raw-bad.jsonl", data)
             self.refused(score, [QUESTIONS, path], "raw-bad.jsonl", f"raw: {label}")
+        # Atoms lines, against answers the loopback stand-ins gave.
+        from tests.scenario_demo import run_demo
+        demo = os.path.join(self.tmp, "scenario-demo")
+        run_demo(demo, SCENARIOS)
+        raws = sorted(os.path.join(demo, n) for n in os.listdir(demo) if n.startswith("raw-"))
+        good = read(os.path.join(demo, "atoms-stand-in-claude.jsonl")).splitlines(keepends=True)
+        first = json.loads(good[0])
+
+        def with_first(change):
+            line = json.loads(good[0])
+            change(line)
+            return (json.dumps(line) + "\n").encode() + b"".join(good[1:])
+        atoms_cases = {
+            "blank line": b"\n" + b"".join(good),
+            "torn last line": b"".join(good)[:-10],
+            "not json": b"{atoms\n" + b"".join(good),
+            "unknown correctness": with_first(lambda l: l["atoms"][0].update(correctness="mostly")),
+            "extra atom field": with_first(lambda l: l["atoms"][0].update(confidence=1)),
+            "another answer": with_first(lambda l: l.update(response_sha256="0" * 64)),
+            "no evaluator": with_first(lambda l: l.pop("evaluator")),
+            "repeat not a number": with_first(lambda l: l.update(repeat=True)),
+        }
+        self.assertIsNone(first["error"])
+        for label, data in atoms_cases.items():
+            path = self.write("atoms-bad.jsonl", data)
+            self.refused(score, [SCENARIOS] + raws + [path], "atoms-bad.jsonl", f"atoms: {label}")
         self.assertEqual(self.count, CORPUS_SIZE)
 
 

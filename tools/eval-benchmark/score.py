@@ -418,10 +418,10 @@ def suite_of(files):
 
 
 def is_atoms_file(path):
-    """An atoms file's lines carry an evaluator; a raw file's do not."""
+    """An atoms file's lines carry atoms or an evaluator; a raw file's neither."""
     from evalkit.jsonl import iter_jsonl
     for _number, line in iter_jsonl(path):
-        return "evaluator" in line
+        return "evaluator" in line or "atoms" in line
     return False
 
 

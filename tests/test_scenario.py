@@ -18,7 +18,7 @@ from tests.test_htmlpage import check
 import atomize  # noqa: E402
 import run  # noqa: E402
 import score  # noqa: E402
-from evalkit.scenarios import parse_scenarios  # noqa: E402
+from evalkit.scenarios import load_scenarios, parse_scenarios  # noqa: E402
 from evalkit import BadInput, scenario_score  # noqa: E402
 
 CASES = os.path.join(FIXTURES, "scenarios-mini.json")
@@ -134,7 +134,7 @@ class Stability(unittest.TestCase):
             finally:
                 os.environ.clear()
                 os.environ.update(saved)
-            result = scenario_score.score(CASES, [raw], [atoms],
+            result = scenario_score.score(load_scenarios(CASES), [raw], [atoms],
                                                 os.path.join(FIXTURES, "sources.json"),
                                                 os.path.join(FIXTURES, "jargon.json"))
             self.assertEqual([(s["dimension"], s["responses"], s["repeats"], s["all_agree"])
@@ -146,7 +146,7 @@ class Stability(unittest.TestCase):
             with open(atoms, "w", encoding="utf-8") as fh:
                 for line in lines:
                     fh.write(json.dumps(line) + "\n")
-            result = scenario_score.score(CASES, [raw], [atoms],
+            result = scenario_score.score(load_scenarios(CASES), [raw], [atoms],
                                                 os.path.join(FIXTURES, "sources.json"),
                                                 os.path.join(FIXTURES, "jargon.json"))
             accurate = next(s for s in result["stability"] if s["dimension"] == "accurate")

@@ -31,6 +31,7 @@ import uuid
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import BadInput, cli, one_line, schemas  # noqa: E402
+from evalkit.atoms import variant_of  # noqa: E402
 
 PROG = "atomize.py"
 MAX_PROBLEMS_SHOWN = 12
@@ -58,10 +59,6 @@ def parse_args(argv):
         if value is not None and not 1 <= value <= 1000:
             parser.error(f"--{name} must be between 1 and 1000")
     return args
-
-
-def variant_of(target):
-    return f"{target.get('provider')}:{target.get('model')}"
 
 
 def answers_to_atomize(raw_path, limit):

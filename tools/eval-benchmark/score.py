@@ -435,13 +435,13 @@ def main_scenario(args):
             raise BadInput("the scenario suite takes one scenario file (.json), raw files and "
                            "atoms files (.jsonl)")
         from evalkit.scenarios import load_scenarios
-        load_scenarios(cases[0])  # a bad scenario file is named before anything else
+        scenarios = load_scenarios(cases[0])  # a bad scenario file is named before anything else
         atoms = [f for f in lines if is_atoms_file(f)]
         raws = [f for f in lines if f not in atoms]
         if not raws or not atoms:
             raise BadInput("give the raw answers (run.py) and the atoms (atomize.py)")
         folder = os.path.dirname(cases[0])
-        result = scenario_score.score(cases[0], raws, atoms,
+        result = scenario_score.score(scenarios, raws, atoms,
                                       args.sources or os.path.join(folder, "sources.json"),
                                       args.jargon or os.path.join(folder, "jargon.json"),
                                       args.example)

@@ -26,6 +26,11 @@ FIELDS = ("text", "correctness", "verified_truth", "citation", "topic", "specifi
           "actionability", "importance")
 
 
+def variant_of(target):
+    """The name of the generator that wrote an answer: ``provider:model``."""
+    return f"{target.get('provider')}:{target.get('model')}"
+
+
 def reply_schema(topics=None):
     """The JSON schema sent with the request (providers that support it)."""
     topic = {"type": "string"}

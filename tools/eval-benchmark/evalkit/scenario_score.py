@@ -20,14 +20,9 @@ from fractions import Fraction
 
 from . import BadInput, VERSION
 from .atomscore import DIMENSIONS, JargonTable, SourceTable, score_answer
-from .atoms import validate
+from .atoms import validate, variant_of
 from .jsonl import iter_jsonl
 from .providers import answer_text
-from .scenarios import load_scenarios
-
-
-def _variant(target):
-    return f"{target.get('provider')}:{target.get('model')}"
 
 
 def read_raw(paths, scenarios):
@@ -45,7 +40,7 @@ def read_raw(paths, scenarios):
                                "scenarios are frozen")
             if line["id"] not in scenarios.by_id:
                 raise BadInput(f"{where}: {line['id']} is not a scenario of {scenarios.path}")
-            key = (line["id"], _variant(target))
+            key = (line["id"], variant_of(target))
             if key in answers:
                 raise BadInput(f"{where}: a second answer of {key[1]} to {key[0]}")
             answers[key] = {"text": answer_text(target, line.get("response")), "target": target,
@@ -94,8 +89,8 @@ def mean(values):
     return round(float(Fraction(sum(values), len(values))), 2) if values else None
 
 
-def score(scenario_path, raw_paths, atoms_paths, sources_path, jargon_path, example=False):
-    scenarios = load_scenarios(scenario_path)
+def score(scenarios, raw_paths, atoms_paths, sources_path, jargon_path, example=False):
+    """``scenarios`` is a loaded ScenarioSet (evalkit.scenarios.load_scenarios)."""
     sources = SourceTable(sources_path)
     jargon = JargonTable(jargon_path)
     answers = read_raw(raw_paths, scenarios)

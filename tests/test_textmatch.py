@@ -1,10 +1,14 @@
 """Known-answer tests for the text rules (DESIGN section 6), each case worked
 out by hand from the rule before the code was run."""
 
+import random
+import sys
+import unicodedata
 import unittest
 
 from tests import support  # noqa: F401  (puts the tools on sys.path)
-from evalkit.textmatch import contains, contains_any, in_language, normalize, script_share
+from evalkit import textmatch
+from evalkit.textmatch import analyze, contains, contains_any, in_language, normalize, script_share
 from evalkit.urls import normalize_url
 
 
@@ -85,6 +89,63 @@ class Language(unittest.TestCase):
     def test_no_letters_is_not_the_language(self):
         self.assertFalse(in_language("120 ₪", "he"))
         self.assertFalse(in_language("", "en"))
+
+
+# Characters the fast paths must get right: every kind of space and invisible
+# mark, letters of the three scripts and of others, marks, digits of several
+# scripts, letters outside the BMP, and the characters of links.
+POOL = (" \t\n\r\x0b\x0c\x1c\x85\xa0\u1680\u2000\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+        "\u200e\u200f\u061c\u202a\u202e\u2066\u2069\u200b\ufeff\u00ad"
+        "abcXYZ\u00e9\u00df\u0130\u0149\u01c5\u024f\u1e9e\u2c65\ua7ff\ufb00"
+        "\u05d0\u05e9\u05ea\u05b7\u05be\u05f3\ufb1d\ufb2a\ufb4f"
+        "\u0430\u044f\u0451\u0410\u0500\u052f\u1c80\u2de0\ua640\u0483"
+        "\u0627\u4e00\u3042\u0905\u0301\u00b2\u00bd\u2167\u0660\u0967\uff11"
+        "0123456789.,:;!?-_/@%+'\"()\u2013\u2019\u00ab\u20aa\u2116"
+        "\U0001d400\U00010400\U0001f600\U00020000")
+LINKS = ("https://a.example/x?y=1", "www.Example.org", "info@clinic.example", "WWW.x.y")
+
+
+def random_texts(seed, count):
+    rng = random.Random(seed)
+    for _ in range(count):
+        parts = [rng.choice(POOL) for _ in range(rng.randint(0, 40))]
+        if rng.random() < 0.2:
+            parts.insert(rng.randint(0, len(parts)), rng.choice(LINKS))
+        yield "".join(parts)
+
+
+class FastPaths(unittest.TestCase):
+    """The fast paths of textmatch against the rules as written."""
+
+    def test_printable_text_has_no_other_whitespace_nor_invisible_mark(self):
+        # normalize's fast path rests on this; checked on this Python's Unicode.
+        for code in range(sys.maxunicode + 1):
+            char = chr(code)
+            if char.isprintable():
+                self.assertFalse(char.isspace() and char != " ", hex(code))
+                self.assertIsNone(textmatch._INVISIBLE.match(char), hex(code))
+
+    def test_letter_counts_match_the_reference(self):
+        for lang in ("en", "he", "ru"):
+            for text in random_texts(20261129, 3000):
+                nfkc = unicodedata.normalize("NFKC", text)
+                self.assertEqual(textmatch._count_letters(nfkc, lang),
+                                 textmatch._count_letters_reference(nfkc, lang), repr(text))
+
+    def test_normalize_matches_the_reference(self):
+        for text in random_texts(7, 3000):
+            folded = unicodedata.normalize("NFKC", text).casefold()
+            expected = " ".join(textmatch._INVISIBLE.sub("", folded).split())
+            self.assertEqual(normalize(text), expected, repr(text))
+            self.assertEqual(analyze(text, "he"), (expected, *script_share(text, "he")))
+
+    def test_common_texts_take_the_fast_path_and_agree(self):
+        for text in ("Hello world, we open at 8:00.", "המרפאה פתוחה בין 8:00 ל-18:00.",
+                     "Клиника открыта с 8:00 до 18:00 — «Мир».", "Price: 120 ₪ (נ\"ח)"):
+            nfkc = unicodedata.normalize("NFKC", text)
+            for lang in ("en", "he", "ru"):
+                self.assertEqual(textmatch._count_letters(nfkc, lang),
+                                 textmatch._count_letters_reference(nfkc, lang))
 
 
 class Urls(unittest.TestCase):

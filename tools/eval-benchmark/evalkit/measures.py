@@ -19,8 +19,8 @@ every measure that applies to its question: the visitor got nothing.
 
 from . import BadInput
 from .target import derive
-from .textmatch import contains_normalized, normalize, script_share, share_passes
-from .urls import normalize_url
+from .textmatch import analyze, contains_normalized, normalize, share_passes
+from .urls import normalize_url_cached as normalize_url
 
 MEASURES = ("delivered", "correct_facts", "right_page_cited", "in_question_language",
             "declined_when_not_on_site")
@@ -95,15 +95,14 @@ def read_raw_line(line, where):
 def judge(question, got, decline_phrases):
     """``(verdicts, details)`` for one question and its answer.
 
-    ``decline_phrases`` must already be normalised (textmatch.normalize).
+    ``decline_phrases`` come from ``decline_matchers``.
     """
     answer = got["answer"] or ""
     delivered = got["status"] == 200 and answer.strip() != ""
-    hay = normalize(answer)
+    hay, mine, letters = analyze(answer, question["lang"])
     verdicts = dict.fromkeys(MEASURES)
     details = {}
     verdicts["delivered"] = delivered
-    mine, letters = script_share(answer, question["lang"])
     details["letters"] = {"in_script": mine, "all": letters}
     verdicts["in_question_language"] = delivered and share_passes(mine, letters, question["lang"])
     if question["kind"] == "answerable":
@@ -118,7 +117,7 @@ def judge(question, got, decline_phrases):
         details["right_sources"] = cited
         verdicts["right_page_cited"] = delivered and bool(cited)
     else:
-        phrase = next((p for p in decline_phrases if contains_normalized(hay, p)), None)
+        phrase = first_phrase(hay, decline_phrases)
         invented = [s for s in question["must_not_include"]
                     if contains_normalized(hay, normalize(s))]
         details.update(decline_phrase=phrase, must_not_include_found=invented,
@@ -126,3 +125,21 @@ def judge(question, got, decline_phrases):
         verdicts["declined_when_not_on_site"] = delivered and (
             got["grounded"] is False or phrase is not None) and not invented
     return verdicts, details
+
+
+def decline_matchers(phrases):
+    """The DECLINE phrases prepared for ``judge``: ``(normalised phrase, plain)``,
+    where plain means no digit at either end, so that the matching rule is a
+    plain substring test (the common case, and much the faster)."""
+    out = []
+    for phrase in map(normalize, phrases):
+        out.append((phrase, bool(phrase) and not (phrase[0].isdigit() or phrase[-1].isdigit())))
+    return tuple(out)
+
+
+def first_phrase(hay, matchers):
+    """The first DECLINE phrase found in ``hay`` by the matching rule, or None."""
+    for phrase, plain in matchers:
+        if (phrase in hay) if plain else contains_normalized(hay, phrase):
+            return phrase
+    return None

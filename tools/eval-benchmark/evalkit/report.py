@@ -11,6 +11,8 @@ one that delivered it); with an even count it is the mean of the two middle
 values, rounded half up to a whole millisecond.
 """
 
+import operator
+
 from .measures import MEASURES, TITLES
 
 LANG_ORDER = ("en", "he", "ru")
@@ -31,47 +33,79 @@ def median_ms(values):
     return total // 2 + (total % 2)  # half up, in integers
 
 
-def _count(rows, key):
-    counts = {}
-    for measure in MEASURES:
-        verdicts = [row[key][measure] for row in rows if row[key][measure] is not None]
-        counts[measure] = (sum(1 for v in verdicts if v), len(verdicts))
-    return counts
+_VERDICTS = operator.itemgetter(*MEASURES)
 
 
-def group_summary(rows):
-    """The figures of one group of question rows."""
-    scored = [row for row in rows if not row["faulty"]]
-    after = _count(scored, "after_review")
-    mech = _count(rows, "mechanical")
+def _tally(rows, tallies=None):
+    """Count rows by (set, lang) in one pass: how often each pattern of
+    verdicts (after review, mechanical) occurs, and the latencies that count."""
+    tallies = {} if tallies is None else tallies
+    for row in rows:
+        key = (row["set"], row["lang"])
+        tally = tallies.get(key)
+        if tally is None:
+            tally = tallies[key] = ({}, [])
+        patterns, latencies = tally
+        after = None if row["faulty"] else _VERDICTS(row["after_review"])
+        pattern = (after, _VERDICTS(row["mechanical"]))
+        patterns[pattern] = patterns.get(pattern, 0) + 1
+        if after is not None and row["after_review"]["delivered"] and row["latency_ms"] is not None:
+            latencies.append(row["latency_ms"])
+    return tallies
+
+
+def _summary(tallies):
+    """The figures of one group, from the tallies of its (set, lang) parts."""
+    after = [[0, 0] for _ in MEASURES]
+    mech = [[0, 0] for _ in MEASURES]
+    questions = faulty = 0
+    latencies = []
+    for patterns, part_latencies in tallies:
+        latencies += part_latencies
+        for (after_verdicts, mech_verdicts), count in patterns.items():
+            questions += count
+            if after_verdicts is None:
+                faulty += count
+            else:
+                for figure, value in zip(after, after_verdicts):
+                    if value is not None:
+                        figure[0] += count if value else 0
+                        figure[1] += count
+            for figure, value in zip(mech, mech_verdicts):
+                if value is not None:
+                    figure[0] += count if value else 0
+                    figure[1] += count
     out = {}
-    for measure in MEASURES:
-        passed, applicable = after[measure]
-        m_passed, m_applicable = mech[measure]
+    for index, measure in enumerate(MEASURES):
+        passed, applicable = after[index]
+        m_passed, m_applicable = mech[index]
         out[measure] = {"passed": passed, "applicable": applicable,
                         "rate": rate(passed, applicable),
                         "mechanical": {"passed": m_passed, "applicable": m_applicable,
                                        "rate": rate(m_passed, m_applicable)}}
-    out["median_latency_ms"] = median_ms(
-        [row["latency_ms"] for row in scored
-         if row["after_review"]["delivered"] and row["latency_ms"] is not None])
-    out["questions"] = len(rows)
-    out["faulty"] = len(rows) - len(scored)
+    out["median_latency_ms"] = median_ms(latencies)
+    out["questions"] = questions
+    out["faulty"] = faulty
     return out
+
+
+def group_summary(rows):
+    """The figures of one group of question rows."""
+    return _summary(_tally(rows).values())
 
 
 def groups(rows, set_order):
     """Per set and language, per set, and in total, in a fixed order."""
+    tallies = _tally(rows)
     out = []
     for set_name in set_order:
-        in_set = [row for row in rows if row["set"] == set_name]
-        langs = [lang for lang in LANG_ORDER if any(row["lang"] == lang for row in in_set)]
+        langs = [lang for lang in LANG_ORDER if (set_name, lang) in tallies]
         for lang in langs:
-            out.append({"set": set_name, "lang": lang,
-                        **group_summary([row for row in in_set if row["lang"] == lang])})
-        out.append({"set": set_name, "lang": "all", **group_summary(in_set)})
+            out.append({"set": set_name, "lang": lang, **_summary([tallies[set_name, lang]])})
+        out.append({"set": set_name, "lang": "all",
+                    **_summary([tallies[set_name, lang] for lang in langs])})
     if len(set_order) > 1:
-        out.append({"set": "all", "lang": "all", **group_summary(rows)})
+        out.append({"set": "all", "lang": "all", **_summary(list(tallies.values()))})
     return out
 
 

@@ -21,6 +21,7 @@ What this module does not do: stemming, synonym matching, number parsing
 ("eight" is not 8). Those are the human reviewer's job, by design.
 """
 
+import itertools
 import re
 import unicodedata
 
@@ -31,11 +32,29 @@ _INVISIBLE = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069\u200b\ufe
 
 def normalize(text):
     """NFKC, casefold, invisible marks removed, whitespace folded."""
-    text = unicodedata.normalize("NFKC", text).casefold()
+    return _fold(unicodedata.normalize("NFKC", text).casefold())
+
+
+def _fold(text):
+    """Invisible marks removed and whitespace folded, of NFKC, casefolded text."""
+    # Fast path, the common case: every invisible mark and every whitespace
+    # character but the plain space is non-printable (tests/test_textmatch.py
+    # checks this over all of Unicode), so a printable text with single inner
+    # spaces is already folded.
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
     if _INVISIBLE.search(text):
         text = _INVISIBLE.sub("", text)
     # str.split() splits on exactly the characters re's \s matches: Unicode whitespace.
     return " ".join(text.split())
+
+
+def analyze(text, lang):
+    """``(normalize(text), letters in the script, all letters)``: what the
+    measures need of one answer, with a single NFKC pass."""
+    nfkc = unicodedata.normalize("NFKC", text)
+    mine, total = _count_letters(nfkc, lang)
+    return _fold(nfkc.casefold()), mine, total
 
 
 def contains(haystack, needle):
@@ -89,24 +108,48 @@ _SCRIPT_RANGES = {
     "hebrew": "\u0590-\u05ff\ufb1d-\ufb4f",
     "cyrillic": "\u0400-\u052f\u1c80-\u1c8f\u2de0-\u2dff\ua640-\ua69f",
 }
-_SCRIPT_RE = {name: re.compile(f"[{ranges}]") for name, ranges in _SCRIPT_RANGES.items()}
+_SCRIPT_RUNS = {name: re.compile(f"[{ranges}]+") for name, ranges in _SCRIPT_RANGES.items()}
+_ASCII_NON_LETTERS = bytes(b for b in range(128) if not chr(b).isalpha())
 
 
-def _letters(text):
-    """The letters of ``text`` after NFKC, URLs and e-mail addresses removed.
+def _count_letters(nfkc, lang):
+    """``(letters in the language's script, all letters)`` of NFKC text.
 
-    A letter is a character of Unicode category L*: str.isalpha is exactly
-    that test."""
-    text = unicodedata.normalize("NFKC", text)
-    if "://" in text or "www." in text.lower() or "@" in text:
-        text = _LINKS.sub(" ", text)
-    return "".join(filter(str.isalpha, text))
+    The rule is the reference below (``_count_letters_reference``); this is
+    the same count without a Python step per character, which was most of
+    the time of scoring (tests/test_textmatch.py compares the two).
+    """
+    if "://" in nfkc or "www." in nfkc.lower() or "@" in nfkc:
+        nfkc = _LINKS.sub(" ", nfkc)
+    if nfkc.isascii():
+        # ASCII letters are A-Z and a-z, all of them Latin.
+        total = len(nfkc.encode("ascii").translate(None, _ASCII_NON_LETTERS))
+        return (total if SCRIPTS[lang] == "latin" else 0), total
+    # Whole words of letters are taken at once; only the other words are
+    # looked at one character at a time. No whitespace character is a letter.
+    words = nfkc.split(" ")
+    letters = "".join(filter(str.isalpha, words))
+    rest = "".join(itertools.filterfalse(str.isalpha, words))
+    if rest:
+        letters += "".join(filter(str.isalpha, rest))
+    total = len(letters)
+    if letters.isascii():
+        return (total if SCRIPTS[lang] == "latin" else 0), total
+    return total - len(_SCRIPT_RUNS[SCRIPTS[lang]].sub("", letters)), total
+
+
+def _count_letters_reference(nfkc, lang):
+    """The rule as written: every character of category L* (str.isalpha),
+    links removed, and those of them in the script's ranges."""
+    text = _LINKS.sub(" ", nfkc)
+    letters = "".join(filter(str.isalpha, text))
+    in_script = re.compile(f"[{_SCRIPT_RANGES[SCRIPTS[lang]]}]")
+    return len(in_script.findall(letters)), len(letters)
 
 
 def script_share(text, lang):
     """``(letters in the language's script, all letters)`` of ``text``."""
-    letters = _letters(text)
-    return _SCRIPT_RE[SCRIPTS[lang]].subn("", letters)[1], len(letters)
+    return _count_letters(unicodedata.normalize("NFKC", text), lang)
 
 
 def share_passes(mine, total, lang):

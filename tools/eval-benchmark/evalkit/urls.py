@@ -7,6 +7,7 @@ trailing slash of the path dropped (an empty path is ``/``). The query is kept:
 that writes the same page two ways should list both in ``also_source_urls``.
 """
 
+import functools
 from urllib.parse import urlsplit, urlunsplit
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -27,3 +28,7 @@ def normalize_url(url):
         host = f"{parts.username or ''}{':' + parts.password if parts.password else ''}@{host}"
     path = parts.path.rstrip("/") or "/"
     return urlunsplit((scheme, host, path, parts.query, ""))
+
+
+# A run cites the same few pages again and again; the function is pure.
+normalize_url_cached = functools.lru_cache(maxsize=4096)(normalize_url)

@@ -6,6 +6,7 @@ import os
 import random
 import shutil
 import tempfile
+import time
 import unittest
 
 from tests import support
@@ -103,6 +104,54 @@ class Golden(ScoreTestCase):
         code, out, _ = call_main(score, [QUESTIONS, a, b, "--reviews", REVIEWS])
         self.assertEqual(code, 0)
         self.assertEqual(out, read(os.path.join(GOLDEN, "mini-results.md")))
+
+
+class ManyProcesses(ScoreTestCase):
+    """--jobs N: the same outputs, and the same refusals naming the same
+    lines, as one process. Chunks of one line each, so that every process
+    has lines to judge and every line number comes from a chunk's count."""
+
+    def setUp(self):
+        super().setUp()
+        from evalkit import answers
+        self.addCleanup(setattr, answers, "CHUNK_BYTES", answers.CHUNK_BYTES)
+        answers.CHUNK_BYTES = 1
+        # This process checks the question files while the workers start; made
+        # slow here, so that the workers judge most of the lines.
+        load = score.load_questions
+        self.addCleanup(setattr, score, "load_questions", load)
+        score.load_questions = lambda files: (time.sleep(0.4), load(files))[1]
+
+    def test_the_same_outputs_byte_for_byte(self):
+        for jobs in ("1", "3"):
+            md, js = self.path(f"r{jobs}.md"), self.path(f"r{jobs}.json")
+            code, _out, err = call_main(score, [QUESTIONS, RAW, "--reviews", REVIEWS, "--jobs", jobs,
+                                                "--out", md, "--json", js])
+            self.assertEqual(code, 0, err)
+            self.assertEqual(read(md), read(os.path.join(GOLDEN, "mini-results.md")))
+            self.assertEqual(read(js), read(os.path.join(GOLDEN, "mini-results.json")))
+
+    def test_refusals_name_the_same_lines(self):
+        good = read(RAW).splitlines()
+        cases = [
+            ("not json at line 10", good[:9] + ["{oops"] + good[9:], "raw.jsonl:10: not valid JSON"),
+            ("second answer", good + [good[3]],
+             "raw.jsonl:13: a second answer to mini-en-04 (first at "),
+            ("unknown id at line 12", good[:11] + [good[0].replace('"id":"mini-en-01"', '"id":"mini-xx"')],
+             "raw.jsonl:12: mini-xx is not a question of"),
+        ]
+        for name, lines, expected in cases:
+            with self.subTest(name):
+                raw = self.write("raw.jsonl", "\n".join(lines) + "\n")
+                errors = []
+                for jobs in ("1", "3"):
+                    code, _out, err = call_main(score, [QUESTIONS, raw, "--jobs", jobs])
+                    self.assertEqual(code, 2)
+                    self.assertIn(expected, err)
+                    errors.append(err)
+                self.assertEqual(errors[0], errors[1])
+                if name == "second answer":  # the first answer's line, counted in its chunk
+                    self.assertIn("raw.jsonl:4)", err)
 
 
 class DeclineList(ScoreTestCase):

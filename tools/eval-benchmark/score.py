@@ -77,6 +77,9 @@ DECLINE = (
     )),
 )
 
+# Raw files of this many bytes in all are judged by one process per core.
+PARALLEL_BYTES = 64 << 20
+
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -129,14 +132,18 @@ def parse_args(argv):
     parser.add_argument("--example", action="store_true",
                         help="label the results an example (run.status not_run), e.g. a run "
                              "against loopback stand-ins")
+    parser.add_argument("--jobs", type=int, metavar="N",
+                        help="processes that judge the answers (default: one per core, up to 8, "
+                             "for raw files of 64 MB or more, else 1); the results are the same "
+                             "for any N")
     parser.add_argument("--decline-as-of", metavar="YYYY-MM-DD",
                         help="score with the DECLINE list as it stood on this date "
                              f"(default: the newest, {decline_dates()[-1]})")
     return parser.parse_args(argv)
 
 
-def load_inputs(files):
-    from evalkit.cases import load_site_qa
+def split_files(files):
+    """``(question files, raw files)`` of the positional arguments."""
     question_files = [f for f in files if f.endswith(".json")]
     raw_files = [f for f in files if f.endswith(".jsonl")]
     other = [f for f in files if f not in question_files and f not in raw_files]
@@ -144,6 +151,12 @@ def load_inputs(files):
         raise BadInput(f"{other[0]}: name a question file (.json) or a raw file (.jsonl)")
     if not question_files or not raw_files:
         raise BadInput("give at least one question file (.json) and one raw file (.jsonl)")
+    return question_files, raw_files
+
+
+def load_questions(question_files):
+    """The question sets, each checked, no question id in two of them."""
+    from evalkit.cases import load_site_qa
     sets = []
     owner = {}
     for path in question_files:
@@ -156,65 +169,7 @@ def load_inputs(files):
                 raise BadInput(f"{path}: {q['id']}: also in {owner[q['id']].path}")
             owner[q["id"]] = qset
         sets.append(qset)
-    return sets, raw_files
-
-
-class RunFacts:
-    """What the provenance needs from the raw lines, gathered while reading
-    them, so no line's run and target blocks are kept per answer."""
-
-    def __init__(self):
-        self.runs = {}
-        self.tools = set()
-        self.targets = set()
-        self.providers = set()
-        self.models = set()
-        self.platforms = set()
-        self.dates = set()
-        self.lines = 0
-
-    def add(self, got):
-        run, target = got.pop("run"), got.pop("target")
-        self.lines += 1
-        self.runs.setdefault(str(run.get("run_id")), {
-            "git_commit": run.get("git_commit"), "git_dirty": run.get("git_dirty"),
-            "python": run.get("python")})
-        self.tools.add(run.get("tool"))
-        self.targets.add(f"{target.get('kind')} at {target.get('url')}")
-        if target.get("provider"):
-            self.providers.add(str(target["provider"]))
-        if target.get("model"):
-            self.models.add(str(target["model"]))
-        if got["platform_version"]:
-            self.platforms.add(got["platform_version"])
-        if isinstance(got["started_at"], str):
-            self.dates.add(got["started_at"][:10])
-
-
-def read_answers(raw_files, sets, facts, on_answer):
-    """Check every raw line and hand it to ``on_answer(got, question)`` at
-    once, so no answer is held longer than it takes to judge it."""
-    from evalkit.jsonl import iter_jsonl
-    from evalkit.measures import read_raw_line
-    by_sha = {qset.sha256: qset for qset in sets}
-    seen = {}
-    for path in raw_files:
-        for number, line in iter_jsonl(path):
-            where = f"{path}:{number}"
-            got = read_raw_line(line, where)
-            qset = by_sha.get(got["cases_sha256"])
-            if qset is None:
-                raise BadInput(
-                    f"{where}: answers a question file with sha256 {got['cases_sha256'][:12]}, "
-                    "which matches none of the files given; questions are frozen: "
-                    "score against the exact file that was asked")
-            if got["id"] not in qset.by_id:
-                raise BadInput(f"{where}: {got['id']} is not a question of {qset.path}")
-            if got["id"] in seen:
-                raise BadInput(f"{where}: a second answer to {got['id']} (first at {seen[got['id']]})")
-            seen[got["id"]] = where
-            facts.add(got)
-            on_answer(got, qset.by_id[got["id"]])
+    return sets
 
 
 def provenance(sets, facts, reviews_path, review_count, list_date):
@@ -319,26 +274,63 @@ def load_history(path):
     return quarters
 
 
-def score(files, reviews_path=None, decline_as_of=None, history_path=None, keep_detail=True):
+def auto_jobs(raw_files):
+    """Processes for judging: one per core for runs large enough to gain
+    from more than one (a spawned process costs about 0.1 s to start)."""
+    total = 0
+    for path in raw_files:
+        try:
+            total += os.path.getsize(path)
+        except OSError:
+            pass
+    return max(1, min(os.cpu_count() or 1, 8)) if total >= PARALLEL_BYTES else 1
+
+
+def score(files, reviews_path=None, decline_as_of=None, history_path=None, keep_detail=True,
+          jobs=None):
     """The whole results document (a dict), from the files given.
 
     Without ``keep_detail`` the rows hold the verdicts only (no answers, no
     details): enough for the markdown table, and light for large runs."""
-    from evalkit.measures import MEASURES, judge
+    # Scoring builds one large structure that holds no reference cycles; the
+    # cyclic collector would walk all of it again and again as it grows
+    # (a third of the time on 100,000 answers), for nothing to collect.
+    import gc
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _score(files, reviews_path, decline_as_of, history_path, keep_detail, jobs)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _score(files, reviews_path, decline_as_of, history_path, keep_detail, jobs):
+    from evalkit import answers, parallel
+    from evalkit.measures import MEASURES, decline_matchers, judge
     from evalkit.report import groups
     from evalkit.reviews import load_reviews
-    from evalkit.textmatch import normalize
 
     list_date, phrases = decline_list(decline_as_of)
-    phrases = [normalize(p) for p in phrases]
-    sets, raw_files = load_inputs(files)
-    by_id = {q["id"]: q for qset in sets for q in qset.questions}
-    reviews = load_reviews(reviews_path, by_id) if reviews_path else {}
-    facts = RunFacts()
+    phrases = decline_matchers(phrases)
+    question_files, raw_files = split_files(files)
+    jobs = auto_jobs(raw_files) if jobs is None else jobs
+    chunks = answers.plan(raw_files, jobs)
+
+    def local_state():
+        # Checked here, before any line counts, while the workers start.
+        sets = load_questions(question_files)
+        by_id = {q["id"]: q for qset in sets for q in qset.questions}
+        reviews = load_reviews(reviews_path, by_id) if reviews_path else {}
+        return answers.State({qset.sha256: qset for qset in sets}, phrases, keep_detail), \
+            (sets, by_id, reviews)
+
+    (_state, (sets, by_id, reviews)), results = parallel.map_chunks(
+        answers.judge_chunk, chunks, jobs, answers.worker_state,
+        (question_files, phrases, keep_detail), local_state, state_of=lambda pair: pair[0])
     no_review = {"faulty": None, "verdicts": {}}
 
-    def make_row(got, q):
-        mechanical, details = judge(q, got, phrases)
+    def make_row(q, got, mechanical, details):
         review = reviews.get(q["id"], no_review)
         after = mechanical
         changes = {}
@@ -362,11 +354,28 @@ def score(files, reviews_path=None, decline_as_of=None, history_path=None, keep_
                             for m, (v, r) in sorted(review["verdicts"].items())]})
         return row
 
+    # The chunks in file order: the first bad line, or the second answer to a
+    # question, is reported as one process reading the files would find it.
+    shas = sorted(qset.sha256 for qset in sets)
+    located = answers.Chunked(chunks)
+    facts = answers.RunFacts()
+    seen = {}
     judged = {}
-    read_answers(raw_files, sets, facts, lambda got, q: judged.__setitem__(q["id"], make_row(got, q)))
+    for index, result in enumerate(results):
+        if result["shas"] != shas:
+            raise BadInput(f"{', '.join(question_files)}: changed while being scored")
+        for qid, number, got, mechanical, details in result["answers"]:
+            if qid in seen:
+                raise BadInput(f"{located.where(index, number)}: a second answer to {qid} "
+                               f"(first at {located.where(*seen[qid])})")
+            seen[qid] = (index, number)
+            judged[qid] = make_row(by_id[qid], got, mechanical, details)
+        if result["error"]:
+            raise BadInput(located.error(index, result["error"]))
+        facts.merge(result["facts"])
     not_asked = {"status": None, "answer": None, "sources": [], "grounded": None,
                  "latency_ms": None, "problem": "not asked", "attempts": 0}
-    rows = [judged.pop(q["id"], None) or make_row(not_asked, q)
+    rows = [judged.pop(q["id"], None) or make_row(q, not_asked, *judge(q, not_asked, phrases))
             for qset in sets for q in qset.questions]
     review_count = sum(len(r["verdicts"]) + (r["faulty"] is not None) for r in reviews.values())
     for row in rows:
@@ -405,16 +414,6 @@ def write_outputs(result, folder):
     write_atomic(os.path.join(folder, "results.md"), render_markdown(result))
     write_atomic(os.path.join(folder, "results.json"), to_json(result))
     write_atomic(os.path.join(folder, "index.html"), render_html(result))
-
-
-def suite_of(files):
-    """The suite of the first question or case file given."""
-    from evalkit.jsonl import read_json
-    for path in files:
-        if path.endswith(".json"):
-            doc = read_json(path)
-            return doc.get("suite") if isinstance(doc, dict) else None
-    return None
 
 
 def is_atoms_file(path):
@@ -466,17 +465,18 @@ def main_scenario(args):
 
 def main(argv=None):
     args = parse_args(argv)
+    from evalkit.cases import OtherSuite
     from evalkit.jsonl import write_atomic
     from evalkit.report import render_markdown
     try:
-        if suite_of(args.files) == "scenario":
+        result = score(args.files, args.reviews, args.decline_as_of, args.history,
+                       keep_detail=bool(args.json_out or args.html_out or args.review_sheet),
+                       jobs=args.jobs)
+    except OtherSuite as exc:
+        if exc.suite == "scenario":
             return main_scenario(args)
-    except BadInput as exc:
         print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
         return 2
-    try:
-        result = score(args.files, args.reviews, args.decline_as_of, args.history,
-                       keep_detail=bool(args.json_out or args.html_out or args.review_sheet))
     except BadInput as exc:
         print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
         return 2

@@ -25,6 +25,15 @@ ANSWERABLE_KEYS = COMMON_KEYS | {"source_url", "also_source_urls", "evidence", "
 NOT_ON_SITE_KEYS = COMMON_KEYS | {"must_not_include"}
 
 
+class OtherSuite(BadInput):
+    """A case file of another suite: score.py scores a scenario file by
+    other rules, and learns of it here, without reading the file twice."""
+
+    def __init__(self, message, suite):
+        super().__init__(message)
+        self.suite = suite
+
+
 def _text(value):
     return isinstance(value, str) and value.strip() != ""
 
@@ -47,6 +56,20 @@ class QuestionSet:
         self.by_id = {q["id"]: q for q in questions}
 
 
+def question_item(q, set_name):
+    """The question as scoring uses it, from an entry that passed the checks."""
+    # The keys in sorted order, as every question dict has them.
+    item = {"id": q["id"], "kind": q["kind"], "lang": q["lang"], "page_url": q["page_url"],
+            "question": q["question"]}
+    if q["kind"] == "answerable":
+        item.update(source_url=q["source_url"], also_source_urls=list(q.get("also_source_urls", [])),
+                    evidence=q["evidence"], facts=[list(g) for g in q["facts"]])
+    else:
+        item["must_not_include"] = list(q.get("must_not_include", []))
+    item["set"] = set_name
+    return item
+
+
 def load_site_qa(path):
     doc, sha256 = read_json_sha(path)
     return parse_site_qa(doc, path, sha256)
@@ -60,7 +83,7 @@ def parse_site_qa(doc, path, sha256=""):
         raise BadInput(f"{path}: the file must hold one JSON object")
     suite = doc.get("suite")
     if suite != "site-qa":
-        raise BadInput(f"{path}: suite is {suite!r}, this loader reads 'site-qa'")
+        raise OtherSuite(f"{path}: suite is {suite!r}, this loader reads 'site-qa'", suite)
     fmt = doc.get("format")
     if isinstance(fmt, bool) or fmt not in FORMATS:
         raise BadInput(f"{path}: format {fmt!r} is not one this tool knows ({', '.join(map(str, FORMATS))})")
@@ -93,6 +116,7 @@ def parse_site_qa(doc, path, sha256=""):
         raise BadInput(f"{path}: questions must be a non-empty list")
     seen = set()
     out = []
+    set_name = doc["set"]
     for index, q in enumerate(questions):
         if not isinstance(q, dict):
             bad(f"questions[{index}]", "must be an object")
@@ -103,29 +127,32 @@ def parse_site_qa(doc, path, sha256=""):
             bad(qid, "duplicate id")
         seen.add(qid)
         lang = q.get("lang")
-        if lang not in LANGS:
+        if lang not in LANGS:  # a tuple: an unhashable value is refused, not a crash
             bad(qid, f"unknown lang {lang!r} (known: {', '.join(LANGS)})")
         if lang not in sites:
             bad(qid, f"lang {lang} has no entry in sites")
         kind = q.get("kind")
-        if kind not in KINDS:
+        if kind == "answerable":
+            allowed = ANSWERABLE_KEYS
+        elif kind == "not_on_site":
+            allowed = NOT_ON_SITE_KEYS
+        else:
             bad(qid, f"unknown kind {kind!r} (known: {', '.join(KINDS)})")
-        allowed = ANSWERABLE_KEYS if kind == "answerable" else NOT_ON_SITE_KEYS
-        extra = sorted(set(q) - allowed)
-        if extra:
+        if not q.keys() <= allowed:
+            extra = sorted(set(q) - allowed)
             if kind == "not_on_site" and set(extra) & {"source_url", "facts", "evidence", "also_source_urls"}:
                 bad(qid, f"a not-on-site question cannot carry {', '.join(extra)}")
             bad(qid, f"unknown key(s) {', '.join(extra)}")
-        for key in ("question", "page_url"):
-            if not _text(q.get(key)):
-                bad(qid, f"{key} must be a non-empty string")
-        item = {key: q[key] for key in sorted(COMMON_KEYS)}
+        question, page_url = q.get("question"), q.get("page_url")
+        if not _text(question):
+            bad(qid, "question must be a non-empty string")
+        if not _text(page_url):
+            bad(qid, "page_url must be a non-empty string")
         if kind == "answerable":
             for key in ("source_url", "evidence"):
                 if not _text(q.get(key)):
                     bad(qid, f"answerable question has no {key}")
-            also = q.get("also_source_urls", [])
-            if not _string_list(also, allow_empty=True):
+            if not _string_list(q.get("also_source_urls", []), allow_empty=True):
                 bad(qid, "also_source_urls must be a list of non-empty strings")
             facts = q.get("facts")
             if not isinstance(facts, list) or not facts:
@@ -133,13 +160,7 @@ def parse_site_qa(doc, path, sha256=""):
             for n, group in enumerate(facts, 1):
                 if not _string_list(group, allow_empty=False):
                     bad(qid, f"fact group {n} must be a non-empty list of non-empty strings")
-            item.update(source_url=q["source_url"], also_source_urls=list(also),
-                        evidence=q["evidence"], facts=[list(g) for g in facts])
-        else:
-            must_not = q.get("must_not_include", [])
-            if not _string_list(must_not, allow_empty=True):
-                bad(qid, "must_not_include must be a list of non-empty strings")
-            item["must_not_include"] = list(must_not)
-        item["set"] = doc["set"]
-        out.append(item)
+        elif not _string_list(q.get("must_not_include", []), allow_empty=True):
+            bad(qid, "must_not_include must be a list of non-empty strings")
+        out.append(question_item(q, set_name))
     return QuestionSet(path, sha256, doc["set"], sites, out)

@@ -27,8 +27,14 @@ def _finite_float(text):
     return value
 
 
+# One decoder for every document: json.loads with hooks builds a new one per call.
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
 def _parse(text):
-    return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    if text.startswith("\ufeff"):  # what json.loads says of it
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    return _DECODER.decode(text)
 
 
 def loads(text, where):
@@ -92,11 +98,15 @@ def read_json_sha(path):
     return value, hashlib.sha256(data).hexdigest()
 
 
-def iter_jsonl(path):
+def iter_jsonl(path, start=0, end=None):
     """Yield ``(line_number, object)`` for every line of a JSON Lines file.
 
     A blank line, a line that is not a JSON object, or a last line without its
     newline (a line torn by a crash) is an error naming the line.
+
+    With ``start`` and ``end`` (byte offsets at line starts, from
+    ``line_ranges``), only the lines in between are read, and the numbers
+    count from the first of them (1): the caller knows where that is.
     """
     try:
         fh = open(path, "rb")
@@ -105,7 +115,13 @@ def iter_jsonl(path):
     except OSError as exc:
         raise BadInput(f"{path}: cannot read: {exc.strerror}") from None
     with fh:
+        if start:
+            fh.seek(start)
+        left = -1 if end is None else end - start
         for number, raw in enumerate(fh, 1):
+            if left == 0:
+                break
+            left -= len(raw)
             where = f"{path}:{number}"
             if not raw.endswith(b"\n"):
                 raise BadInput(f"{where}: last line is cut off (no newline): "
@@ -120,6 +136,36 @@ def iter_jsonl(path):
             if not isinstance(value, dict):
                 raise BadInput(f"{where}: a line must be a JSON object")
             yield number, value
+
+
+def line_ranges(path, size):
+    """``[(start, end)]`` byte ranges of about ``size`` bytes that cover the
+    file and each begin at a line's start."""
+    if not os.path.isfile(path):
+        return [(0, None)]  # iter_jsonl names the problem
+    total = os.path.getsize(path)
+    bounds = [0]
+    with open(path, "rb") as fh:
+        while bounds[-1] + size < total:
+            fh.seek(bounds[-1] + size)
+            fh.readline()
+            if fh.tell() >= total:
+                break
+            bounds.append(fh.tell())
+    return [(begin, end) for begin, end in zip(bounds, bounds[1:] + [None])]
+
+
+def count_lines_before(path, offset):
+    """The number of lines that end before byte ``offset`` of a file."""
+    count = 0
+    with open(path, "rb") as fh:
+        while offset > 0:
+            block = fh.read(min(offset, 1 << 22))
+            if not block:
+                break
+            count += block.count(b"\n")
+            offset -= len(block)
+    return count
 
 
 def dumps_line(obj):

@@ -1,0 +1,77 @@
+"""evalkit/parallel.py: results in chunk order whatever process did them, and
+a worker that fails or dies costs time, never a result."""
+
+import os
+import tempfile
+import time
+import unittest
+
+from tests import support  # noqa: F401  (puts the tools on sys.path)
+from evalkit import parallel
+
+
+def square(state, chunk):
+    time.sleep(0.01)  # long enough that the workers, once started, take chunks too
+    return (state, chunk * chunk, os.getpid())
+
+
+def worker_state(name):
+    return name
+
+
+def failing_state(_name):
+    raise RuntimeError("this worker cannot start")
+
+
+def dying_work(state, chunk):
+    if state != "main":  # a worker: it leaves a mark and dies in the middle of a chunk
+        with open(state, "w") as fh:
+            fh.write(str(chunk))
+        os._exit(3)
+    return square(state, chunk)
+
+
+def main_after(seconds):
+    def local_init():
+        time.sleep(seconds)  # the workers start and take chunks meanwhile
+        return "main"
+    return local_init
+
+
+class MapChunks(unittest.TestCase):
+    def test_results_in_chunk_order_from_several_processes(self):
+        made, results = parallel.map_chunks(square, list(range(60)), 3, worker_state, ("worker",),
+                                            main_after(0.3))
+        self.assertEqual(made, "main")
+        self.assertEqual([r[1] for r in results], [n * n for n in range(60)])
+        self.assertEqual(len({r[2] for r in results}), 3)  # each process did some
+        self.assertEqual({r[0] for r in results}, {"main", "worker"})
+
+    def test_one_process_is_the_same_loop(self):
+        made, results = parallel.map_chunks(square, [3, 4], 1, worker_state, ("worker",), lambda: "main")
+        self.assertEqual(results, [("main", 9, os.getpid()), ("main", 16, os.getpid())])
+
+    def test_a_worker_that_cannot_start_costs_no_result(self):
+        _, results = parallel.map_chunks(square, list(range(10)), 2, failing_state, ("worker",),
+                                         main_after(0.3))
+        self.assertEqual([r[1] for r in results], [n * n for n in range(10)])
+        self.assertTrue(all(r[0] == "main" for r in results))
+
+    def test_a_worker_that_dies_costs_no_result(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            mark = os.path.join(tmp, "died")
+            _, results = parallel.map_chunks(dying_work, list(range(10)), 2, worker_state, (mark,),
+                                             main_after(1.0))
+            self.assertTrue(os.path.exists(mark), "the worker never took a chunk")
+        self.assertEqual([r[1] for r in results], [n * n for n in range(10)])
+        self.assertEqual({r[0] for r in results}, {"main"})
+
+    def test_an_error_here_stops_the_workers(self):
+        def bad_local():
+            raise ValueError("bad question file")
+        with self.assertRaises(ValueError):
+            parallel.map_chunks(square, list(range(10)), 2, worker_state, ("worker",), bad_local)
+
+
+if __name__ == "__main__":
+    unittest.main()

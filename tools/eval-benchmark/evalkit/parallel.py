@@ -1,0 +1,92 @@
+"""Spread chunks of work over processes, and get the results in chunk order.
+
+Processes are spawned, never forked: forking a process that runs threads is
+deprecated on Python 3.12 and can deadlock. Each worker builds its own state
+once (``worker_init(*worker_args)``), then takes the next chunk from a shared
+counter until none is left, so a slow start or a slow chunk does not hold the
+others back. This process works on chunks too, once ``local_init()`` has
+built its state (score.py validates the question files there, while the
+workers start).
+
+A worker that fails or dies costs time, not results: whatever chunk it did
+not deliver is done again here, where an error shows itself normally. The
+results never depend on how the chunks were shared out, so the output of one
+process and of many is the same, byte for byte (tests/test_score.py).
+"""
+
+import queue
+
+
+def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, state_of=None):
+    """``(what local_init() returned, [work(state, chunk) for chunk in chunks])``.
+
+    ``state_of`` picks this process's state out of what ``local_init``
+    returns (default: all of it)."""
+    state_of = state_of or (lambda made: made)
+    if jobs <= 1 or len(chunks) <= 1:
+        made = local_init()
+        state = state_of(made)
+        return made, [work(state, chunk) for chunk in chunks]
+    import multiprocessing
+    ctx = multiprocessing.get_context("spawn")
+    counter = ctx.Value("l", 0)
+    results = ctx.Queue()
+    workers = [ctx.Process(target=_worker, daemon=True,
+                           args=(worker_init, worker_args, work, chunks, counter, results))
+               for _ in range(min(jobs, len(chunks)) - 1)]
+    for process in workers:
+        process.start()
+    done = {}
+    try:
+        made = local_init()
+        state = state_of(made)
+        while True:
+            index = _next(counter, len(chunks))
+            if index is None:
+                break
+            done[index] = work(state, chunks[index])
+        running = len(workers)
+        while running:
+            try:
+                item = results.get(timeout=0.5)
+            except queue.Empty:
+                if not any(process.is_alive() for process in workers) and results.empty():
+                    break  # a worker died without saying so: its chunks are done below
+                continue
+            if item is None:
+                running -= 1
+            else:
+                done[item[0]] = item[1]
+        for index, chunk in enumerate(chunks):
+            if index not in done:
+                done[index] = work(state, chunk)
+    finally:
+        for process in workers:
+            if process.is_alive():
+                process.terminate()
+            process.join()
+        results.close()
+        results.join_thread()
+    return made, [done[index] for index in range(len(chunks))]
+
+
+def _next(counter, count):
+    with counter.get_lock():
+        index = counter.value
+        if index >= count:
+            return None
+        counter.value = index + 1
+    return index
+
+
+def _worker(worker_init, worker_args, work, chunks, counter, results):
+    try:
+        state = worker_init(*worker_args)
+        while True:
+            index = _next(counter, len(chunks))
+            if index is None:
+                break
+            results.put((index, work(state, chunks[index])))
+    except BaseException:  # the parent does the chunk again and reports what it finds
+        pass
+    results.put(None)

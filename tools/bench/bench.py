@@ -183,10 +183,16 @@ class _Slow(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
+class _SlowServer(ThreadingHTTPServer):
+    daemon_threads = True
+    # The listen backlog is set when the server is built: a class attribute.
+    # With the default of 5, 32 clients connecting at once lose SYNs and wait
+    # a second for the retransmission, which is the bench's fault, not run.py's.
+    request_queue_size = 128
+
+
 def slow_server(body):
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Slow)
-    httpd.daemon_threads = True
-    httpd.request_queue_size = 128
+    httpd = _SlowServer(("127.0.0.1", 0), _Slow)
     httpd.body = body
     threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     return httpd

@@ -198,12 +198,11 @@ def provenance(sets, facts, reviews_path, review_count, list_date):
     }
 
 
-def needs_review(row):
+def needs_review(kind, mechanical):
     """The rubric: every answer to a not-on-site question, and every
     answerable one that failed a measure, is read by a person."""
-    if row["kind"] == "not_on_site":
-        return True
-    return any(value is False for value in row["mechanical"].values())
+    # Verdicts are True, False or None, so "in" (==) finds exactly a False.
+    return kind == "not_on_site" or False in mechanical.values()
 
 
 def coverage(rows):
@@ -343,7 +342,9 @@ def _score(files, reviews_path, decline_as_of, history_path, keep_detail, jobs):
         row = {"id": q["id"], "set": q["set"], "lang": q["lang"], "kind": q["kind"],
                "latency_ms": got["latency_ms"], "problem": got["problem"],
                "mechanical": mechanical, "after_review": after, "review_changes": changes,
-               "faulty": review["faulty"] is not None}
+               "faulty": review["faulty"] is not None,
+               "review_required": needs_review(q["kind"], mechanical),
+               "reviewed": review is not no_review}
         if keep_detail:
             row.update({
                 "question": q["question"], "evidence": q.get("evidence"),
@@ -378,9 +379,6 @@ def _score(files, reviews_path, decline_as_of, history_path, keep_detail, jobs):
     rows = [judged.pop(q["id"], None) or make_row(q, not_asked, *judge(q, not_asked, phrases))
             for qset in sets for q in qset.questions]
     review_count = sum(len(r["verdicts"]) + (r["faulty"] is not None) for r in reviews.values())
-    for row in rows:
-        row["review_required"] = needs_review(row)
-        row["reviewed"] = row["id"] in reviews
     result = {
         "format": 1,
         "suite": "site-qa",

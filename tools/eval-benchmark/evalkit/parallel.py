@@ -37,6 +37,7 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, state_o
     for process in workers:
         process.start()
     done = {}
+    running = len(workers)
     try:
         made = local_init()
         state = state_of(made)
@@ -45,7 +46,7 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, state_o
             if index is None:
                 break
             done[index] = work(state, chunks[index])
-        running = len(workers)
+            running -= _drain(results, done)  # unpickled now, while the workers still work
         while running:
             try:
                 item = results.get(timeout=0.5)
@@ -68,6 +69,20 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, state_o
         results.close()
         results.join_thread()
     return made, [done[index] for index in range(len(chunks))]
+
+
+def _drain(results, done):
+    """Take the results already sent; the number of workers that finished."""
+    finished = 0
+    while True:
+        try:
+            item = results.get_nowait()
+        except queue.Empty:
+            return finished
+        if item is None:
+            finished += 1
+        else:
+            done[item[0]] = item[1]
 
 
 def _next(counter, count):

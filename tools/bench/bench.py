@@ -137,6 +137,7 @@ def _tree_rss_mb(pid):
     """Resident memory of a process and all its descendants now (Linux /proc), in MB."""
     parents = {}
     rss = {}
+    page = os.sysconf("SC_PAGE_SIZE")
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
@@ -146,7 +147,7 @@ def _tree_rss_mb(pid):
         except OSError:
             continue
         parents[int(name)] = int(fields[1])
-        rss[int(name)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+        rss[int(name)] = int(fields[21]) * page
     total, todo = 0, [pid]
     while todo:
         current = todo.pop()

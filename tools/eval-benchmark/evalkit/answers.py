@@ -14,6 +14,7 @@ its place in the file by ``Chunked.where`` when it is reported.
 import re
 
 from . import BadInput
+from .cases import question_item
 from .jsonl import count_lines_before, iter_jsonl, line_ranges, read_json_sha
 from .measures import judge, read_raw_line
 
@@ -89,19 +90,17 @@ class _Questions:
     passed them and has the same sha256); questions are built when asked for."""
 
     def __init__(self, path):
-        from .cases import question_item
         doc, self.sha256 = read_json_sha(path)
         self.path = path
         self._raw = {q["id"]: q for q in doc["questions"]}
         self._set = doc["set"]
-        self._item = question_item
         self.by_id = self
 
     def __contains__(self, qid):
         return qid in self._raw
 
     def __getitem__(self, qid):
-        return self._item(self._raw[qid], self._set)
+        return question_item(self._raw[qid], self._set)
 
 
 def worker_state(question_files, phrases, keep_detail):

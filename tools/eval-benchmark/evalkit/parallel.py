@@ -54,10 +54,7 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, state_o
                 if not any(process.is_alive() for process in workers) and results.empty():
                     break  # a worker died without saying so: its chunks are done below
                 continue
-            if item is None:
-                running -= 1
-            else:
-                done[item[0]] = item[1]
+            running -= _keep(item, done)
         for index, chunk in enumerate(chunks):
             if index not in done:
                 done[index] = work(state, chunk)
@@ -76,13 +73,17 @@ def _drain(results, done):
     finished = 0
     while True:
         try:
-            item = results.get_nowait()
+            finished += _keep(results.get_nowait(), done)
         except queue.Empty:
             return finished
-        if item is None:
-            finished += 1
-        else:
-            done[item[0]] = item[1]
+
+
+def _keep(item, done):
+    """Keep a worker's ``(index, result)``; 1 when the item says it finished."""
+    if item is None:
+        return 1
+    done[item[0]] = item[1]
+    return 0
 
 
 def _next(counter, count):

@@ -1,13 +1,21 @@
-"""Run jobs one at a time or in a thread pool, writing one JSON line per job.
+"""Run jobs one at a time or on worker threads, writing one JSON line per job.
 
 Shared by run.py, atomize.py and ai_eval.py: each job's record is written
 and flushed under a lock as soon as it is done, so the output stays whole
 lines in whatever order jobs finish, and a killed run loses at most the jobs
 in flight. ``do_job(job)`` returns the record to write, or None for nothing.
+
+With more than one thread, the first exception, or Ctrl-C, stops new jobs
+from starting; the jobs in flight finish and are written (each is bounded by
+its request timeout), then it is raised. Plain threads rather than
+concurrent.futures: its executor would run every queued job before letting
+an interrupt through, and importing it (logging, traceback) cost a run more
+start-up than the pool itself.
 """
 
 import threading
-from concurrent.futures import ThreadPoolExecutor
+
+_NO_MORE = object()
 
 
 def run_jobs(jobs, do_job, writer, concurrency=1, on_record=None):
@@ -26,7 +34,39 @@ def run_jobs(jobs, do_job, writer, concurrency=1, on_record=None):
     if concurrency == 1:
         for job in jobs:
             one(job)
-        return
-    with ThreadPoolExecutor(max_workers=concurrency) as pool:
-        for future in [pool.submit(one, job) for job in jobs]:
-            future.result()
+    else:
+        _on_threads(list(jobs), one, concurrency)
+
+
+def _on_threads(jobs, one, concurrency):
+    todo = iter(jobs)
+    take = threading.Lock()
+    stop = []  # the exceptions that stopped the run; empty while it goes on
+
+    def worker():
+        while True:
+            with take:
+                job = _NO_MORE if stop else next(todo, _NO_MORE)
+            if job is _NO_MORE:
+                return
+            try:
+                one(job)
+            except BaseException as exc:  # raised in the caller's thread below
+                with take:
+                    stop.append(exc)
+                return
+
+    threads = [threading.Thread(target=worker, name=f"job-{n + 1}", daemon=True)
+               for n in range(min(concurrency, len(jobs)))]
+    for thread in threads:
+        thread.start()
+    try:
+        for thread in threads:
+            thread.join()
+    except BaseException as exc:  # Ctrl-C: let the jobs in flight be written
+        with take:
+            stop.insert(0, exc)
+        for thread in threads:
+            thread.join()
+    if stop:
+        raise stop[0]

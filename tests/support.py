@@ -109,7 +109,7 @@ class _Handler(BaseHTTPRequestHandler):
             body = {}
         question = body.get("question", "")
         with server.lock:
-            server.requests.append({"body": body, "headers": dict(self.headers)})
+            server.requests.append({"body": body, "headers": dict(self.headers), "path": self.path})
             count = server.counts.get(question, 0) + 1
             server.counts[question] = count
         mode = server.modes.get(question, "ok")

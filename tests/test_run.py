@@ -120,6 +120,32 @@ class Asking(RunTestCase):
         self.assertRegex(lines[0], r"^\[1/2\] mini-en-01 200 \d+ ms$")
 
 
+class Transport(RunTestCase):
+    def test_one_connection_per_question_as_urllib_made_them(self):
+        srv = self.server()
+        self.run_main("--limit", "1", endpoint=srv.url)
+        headers = {k.lower(): v for k, v in srv.requests[0]["headers"].items()}
+        self.assertEqual(headers["connection"], "close")
+        self.assertRegex(headers["user-agent"], r"^Python-urllib/3\.\d+$")
+        self.assertEqual(headers["host"], srv.url.split("/")[2])
+        self.assertEqual(srv.requests[0]["path"], "/api/query")
+
+    def test_through_the_environments_proxy(self):
+        # The stand-in is the proxy: the request names the site in absolute
+        # form and the proxy answers it, so nothing beyond loopback is reached.
+        support.isolate_environ(self)
+        proxy = self.server()
+        for name in ("no_proxy", "NO_PROXY", "HTTP_PROXY"):
+            os.environ.pop(name, None)
+        os.environ["http_proxy"] = "http://" + proxy.url.split("/")[2]
+        code, _, err = self.run_main("--limit", "1", endpoint="http://widget.example/api/query?v=1")
+        self.assertEqual((code, err), (0, ""))
+        (line,) = read_lines(self.out)
+        self.assertEqual(line["attempts"][0]["status"], 200)
+        self.assertEqual(proxy.requests[0]["path"], "http://widget.example/api/query?v=1")
+        self.assertEqual(proxy.requests[0]["headers"]["Host"], "widget.example")
+
+
 class Failures(RunTestCase):
     def only(self, mode, **kwargs):
         q = questions()[0]

@@ -1,4 +1,4 @@
-"""One HTTP request over urllib, recorded as an attempt.
+"""One HTTP request, recorded as an attempt.
 
 ``send`` never raises for what the network or the server does: a refused or
 reset connection, a timeout, an HTTP error status, a redirect, a body over the
@@ -9,39 +9,94 @@ request, recorded with its status.
 The timeout bounds the whole exchange, not one socket read: a server that
 trickles a byte a second is cut off when the time is up.
 
-Proxies from the environment are honoured, except for loopback hosts, which
-are always reached directly.
+Each request has its own connection, made with http.client (``Connection:
+close``), its head and body written at once. Connections are not kept alive
+on purpose: with a server that writes an answer's head and body apart and
+leaves Nagle's algorithm on (Python's http.server does both, the demo
+assistant is one), a kept-alive connection waits for the client's delayed
+acknowledgement, 40 ms an answer; a new connection is acknowledged at once.
+
+Proxies from the environment (http_proxy, https_proxy, no_proxy) are
+honoured through urllib, except for loopback hosts, which are always reached
+directly.
 """
 
 import base64
 import http.client
 import socket
+import sys
 import time
-import urllib.error
-import urllib.request
 from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
 DEFAULT_CAP = 2 * 1024 * 1024
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
+# What urllib sent when it made every request; kept so that a site which
+# tells clients apart by User-Agent sees the same one.
+USER_AGENT = "Python-urllib/%d.%d" % sys.version_info[:2]
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
-        return None
+_PROXIED = []  # urllib's opener, built once when a proxy is first used
 
 
-# Built once: building an opener per request cost more than the request on
-# loopback. Sharing one across threads is what urllib.request.urlopen does.
-_DIRECT = urllib.request.build_opener(_NoRedirect(), urllib.request.ProxyHandler({}))
-_PROXIED = urllib.request.build_opener(_NoRedirect())
+def _proxied_opener():
+    # urllib is imported only here: a run against a direct or loopback URL
+    # never needs it, and its imports cost start-up. Sharing one opener
+    # across threads is what urllib.request.urlopen does.
+    if not _PROXIED:
+        import urllib.request
+
+        class NoRedirect(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, req, fp, code, msg, headers, newurl):
+                return None
+        _PROXIED.append(urllib.request.build_opener(NoRedirect()))
+    return _PROXIED[0]
 
 
-def _opener(url):
-    host = (urlsplit(url).hostname or "").lower()
-    if host in LOOPBACK or host.endswith(".localhost") or host.startswith("127."):
-        return _DIRECT
-    return _PROXIED
+def _is_loopback(host):
+    return host in LOOPBACK or host.endswith(".localhost") or host.startswith("127.")
+
+
+def _proxy_for(parts):
+    """True when the environment routes this URL through a proxy."""
+    host = (parts.hostname or "").lower()
+    if _is_loopback(host):
+        return False
+    import urllib.request
+    if parts.scheme not in urllib.request.getproxies():
+        return False
+    return not urllib.request.proxy_bypass(host)
+
+
+class _OneWrite:
+    """Sends a request's head and body in one write. http.client writes them
+    apart: on loopback the second write cost the client a system call and the
+    server a second wake-up, per request."""
+
+    _held = None
+
+    def send(self, data):
+        if self._held is None:
+            super().send(data)
+        else:
+            self._held.append(data)
+
+    def send_request(self, method, target, body, headers):
+        self._held = []
+        try:
+            self.request(method, target, body=body, headers=headers)
+            data = b"".join(self._held)
+        finally:
+            self._held = None
+        self.send(data)  # connects first when the connection is new
+
+
+class _HTTPConnection(_OneWrite, http.client.HTTPConnection):
+    pass
+
+
+class _HTTPSConnection(_OneWrite, http.client.HTTPSConnection):
+    pass
 
 
 def utc_now():
@@ -52,15 +107,10 @@ def _remaining(deadline):
     return max(deadline - time.monotonic(), 0.001)
 
 
-def _read_capped(resp, cap, deadline):
+def _read_capped(resp, sock, cap, deadline):
     """Read at most cap + 1 bytes before the deadline; ``(bytes, truncated)``."""
     chunks = []
     size = 0
-    # Shortening the socket's own timeout to the time left is best effort: the
-    # socket is urllib's private object, and on some Pythons it is already
-    # detached from its file descriptor here. Without it, a stalled read waits
-    # at most one more timeout; a trickling one is still cut at the deadline.
-    sock = getattr(getattr(getattr(resp, "fp", None), "raw", None), "_sock", None)
     while size <= cap:
         if time.monotonic() >= deadline:
             raise TimeoutError("timed out while reading the body")
@@ -69,8 +119,7 @@ def _read_capped(resp, cap, deadline):
                 sock.settimeout(_remaining(deadline))
             except OSError:
                 sock = None
-        chunk = resp.read1(min(65536, cap + 1 - size)) if hasattr(resp, "read1") \
-            else resp.read(min(65536, cap + 1 - size))
+        chunk = resp.read1(min(65536, cap + 1 - size))
         if not chunk:
             break
         chunks.append(chunk)
@@ -79,6 +128,55 @@ def _read_capped(resp, cap, deadline):
     if len(data) > cap:
         return data[:cap], True
     return data, False
+
+
+def _urllib_socket(resp):
+    # urllib keeps the socket private, and on some Pythons it is already
+    # detached from its file descriptor here: shortening its timeout is best
+    # effort. Without it a stalled read waits at most one more timeout; a
+    # trickling one is still cut at the deadline.
+    return getattr(getattr(getattr(resp, "fp", None), "raw", None), "_sock", None)
+
+
+def _exchange_proxied(method, url, headers, data, timeout, deadline, cap, seen):
+    """Through urllib: a proxy from the environment, or a URL that is not plain
+    http(s) (urllib's own error then); ``(resp, payload, truncated)``."""
+    import urllib.error
+    import urllib.request
+    request = urllib.request.Request(url, data=data, method=method, headers=headers)
+    try:
+        resp = _proxied_opener().open(request, timeout=timeout)
+    except urllib.error.HTTPError as exc:
+        resp = exc  # an error status still has headers and a body worth keeping
+    seen["status"] = resp.status if hasattr(resp, "status") else resp.code
+    with resp:
+        payload, truncated = _read_capped(resp, _urllib_socket(resp), cap, deadline)
+    return resp, payload, truncated
+
+
+def _exchange_direct(method, parts, headers, data, timeout, deadline, cap, seen):
+    """Over a new connection of its own: ``(resp, payload, truncated)``."""
+    sent = {"User-Agent": USER_AGENT, "Connection": "close"}
+    sent.update(headers)
+    if data is not None and not any(name.lower() == "content-type" for name in sent):
+        sent["Content-Type"] = "application/x-www-form-urlencoded"  # as urllib did
+    https = parts.scheme == "https"
+    # The port always given: with none, http.client would read an IPv6
+    # literal's last group as one.
+    conn = (_HTTPSConnection if https else _HTTPConnection)(
+        parts.hostname, parts.port or (443 if https else 80), timeout=timeout)
+    try:
+        conn.send_request(method, (parts.path or "/") + (f"?{parts.query}" if parts.query else ""),
+                          data, sent)
+        sock = conn.sock  # getresponse lets go of it: the server says close
+        sock.settimeout(_remaining(deadline))
+        resp = conn.getresponse()
+        seen["status"] = resp.status
+        with resp:
+            payload, truncated = _read_capped(resp, sock, cap, deadline)
+    finally:
+        conn.close()
+    return resp, payload, truncated
 
 
 def body_record(data, truncated):
@@ -94,7 +192,11 @@ def body_record(data, truncated):
 
 
 def _describe(exc):
-    if isinstance(exc, urllib.error.URLError) and not isinstance(exc, urllib.error.HTTPError):
+    # urllib.error is loaded only when urllib was used: otherwise no
+    # exception can be one of its kinds.
+    urlerror = sys.modules.get("urllib.error")
+    url_error = urlerror.URLError if urlerror else ()
+    if isinstance(exc, url_error) and not isinstance(exc, urlerror.HTTPError):
         exc = exc.reason if isinstance(exc.reason, BaseException) else exc
     if isinstance(exc, ConnectionRefusedError):
         return "connection refused"
@@ -108,7 +210,7 @@ def _describe(exc):
         return "timeout"
     if isinstance(exc, socket.gaierror):
         return "host name not found"
-    if isinstance(exc, urllib.error.URLError):
+    if isinstance(exc, url_error):
         return f"cannot connect: {exc.reason}"
     if isinstance(exc, http.client.HTTPException):
         return f"bad HTTP response: {type(exc).__name__}"
@@ -126,34 +228,34 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP):
     started_at = utc_now()
     start = time.monotonic()
     deadline = start + timeout
-    request = urllib.request.Request(url, data=data, method=method, headers=headers)
-    status = None
+    seen = {}  # the status, as soon as it is known: a body cut off later keeps it
     response = None
     error = None
     try:
-        try:
-            resp = _opener(url).open(request, timeout=timeout)
-        except urllib.error.HTTPError as exc:
-            resp = exc  # an error status still has headers and a body worth keeping
-        with resp:
-            status = resp.status if hasattr(resp, "status") else resp.code
-            head = {k.lower(): v for k, v in resp.headers.items() if k.lower() != "set-cookie"}
-            # A body cut off by the network is no response at all (response
-            # stays None), so the caller retries it like a refused connection.
-            payload, truncated = _read_capped(resp, cap, deadline)
-            declared = resp.headers.get("Content-Length")
-            if not truncated and declared and declared.strip().isdigit() \
-                    and int(declared) != len(payload):
-                raise http.client.IncompleteRead(payload, int(declared) - len(payload))
-            response = {"status": status, "headers": dict(sorted(head.items()))}
-            response.update(body_record(payload, truncated))
-            if truncated:
-                error = f"body over the size cap of {cap} bytes"
-            elif status != 200:
-                error = f"HTTP {status}"
+        parts = urlsplit(url)
+        if parts.scheme in ("http", "https") and parts.hostname and not _proxy_for(parts):
+            resp, payload, truncated = _exchange_direct(method, parts, headers, data, timeout,
+                                                        deadline, cap, seen)
+        else:
+            resp, payload, truncated = _exchange_proxied(method, url, headers, data, timeout,
+                                                         deadline, cap, seen)
+        status = seen["status"]
+        head = {k.lower(): v for k, v in resp.headers.items() if k.lower() != "set-cookie"}
+        # A body cut off by the network is no response at all (response
+        # stays None), so the caller retries it like a refused connection.
+        declared = resp.headers.get("Content-Length")
+        if not truncated and declared and declared.strip().isdigit() \
+                and int(declared) != len(payload):
+            raise http.client.IncompleteRead(payload, int(declared) - len(payload))
+        response = {"status": status, "headers": dict(sorted(head.items()))}
+        response.update(body_record(payload, truncated))
+        if truncated:
+            error = f"body over the size cap of {cap} bytes"
+        elif status != 200:
+            error = f"HTTP {status}"
     except Exception as exc:  # any network failure becomes a recorded attempt
         error = _describe(exc)
     latency_ms = int((time.monotonic() - start) * 1000 + 0.5)
-    attempt = {"started_at": started_at, "status": status, "error": error,
+    attempt = {"started_at": started_at, "status": seen.get("status"), "error": error,
                "latency_ms": latency_ms}
     return attempt, response

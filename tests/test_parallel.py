@@ -1,5 +1,5 @@
-"""evalkit/parallel.py: results in chunk order whatever process did them, and
-a worker that fails or dies costs time, never a result."""
+"""evalkit/parallel.py: results handed on in chunk order whatever process did
+them, and a worker that fails or dies costs time, never a result."""
 
 import os
 import tempfile
@@ -38,9 +38,20 @@ def main_after(seconds):
     return local_init
 
 
+def run(work, chunks, jobs, init, args, local_init):
+    """map_chunks, with the results it hands on gathered; checks their order."""
+    results = []
+
+    def consume(index, result):
+        assert index == len(results), (index, len(results))
+        results.append(result)
+    made = parallel.map_chunks(work, chunks, jobs, init, args, local_init, consume)
+    return made, results
+
+
 class MapChunks(unittest.TestCase):
     def test_results_in_chunk_order_from_several_processes(self):
-        made, results = parallel.map_chunks(square, list(range(60)), 3, worker_state, ("worker",),
+        made, results = run(square, list(range(60)), 3, worker_state, ("worker",),
                                             main_after(0.3))
         self.assertEqual(made, "main")
         self.assertEqual([r[1] for r in results], [n * n for n in range(60)])
@@ -48,11 +59,11 @@ class MapChunks(unittest.TestCase):
         self.assertEqual({r[0] for r in results}, {"main", "worker"})
 
     def test_one_process_is_the_same_loop(self):
-        made, results = parallel.map_chunks(square, [3, 4], 1, worker_state, ("worker",), lambda: "main")
+        made, results = run(square, [3, 4], 1, worker_state, ("worker",), lambda: "main")
         self.assertEqual(results, [("main", 9, os.getpid()), ("main", 16, os.getpid())])
 
     def test_a_worker_that_cannot_start_costs_no_result(self):
-        _, results = parallel.map_chunks(square, list(range(10)), 2, failing_state, ("worker",),
+        _, results = run(square, list(range(10)), 2, failing_state, ("worker",),
                                          main_after(0.3))
         self.assertEqual([r[1] for r in results], [n * n for n in range(10)])
         self.assertTrue(all(r[0] == "main" for r in results))
@@ -60,7 +71,7 @@ class MapChunks(unittest.TestCase):
     def test_a_worker_that_dies_costs_no_result(self):
         with tempfile.TemporaryDirectory() as tmp:
             mark = os.path.join(tmp, "died")
-            _, results = parallel.map_chunks(dying_work, list(range(10)), 2, worker_state, (mark,),
+            _, results = run(dying_work, list(range(10)), 2, worker_state, (mark,),
                                              main_after(1.0))
             self.assertTrue(os.path.exists(mark), "the worker never took a chunk")
         self.assertEqual([r[1] for r in results], [n * n for n in range(10)])
@@ -70,7 +81,17 @@ class MapChunks(unittest.TestCase):
         def bad_local():
             raise ValueError("bad question file")
         with self.assertRaises(ValueError):
-            parallel.map_chunks(square, list(range(10)), 2, worker_state, ("worker",), bad_local)
+            run(square, list(range(10)), 2, worker_state, ("worker",), bad_local)
+
+    def test_an_error_where_results_are_handed_on_stops_the_workers(self):
+        def consume(index, _result):
+            if index == 3:
+                raise ValueError("a second answer")
+        started = time.monotonic()
+        with self.assertRaises(ValueError):
+            parallel.map_chunks(square, list(range(1000)), 2, worker_state, ("worker",),
+                                lambda: "main", consume)
+        self.assertLess(time.monotonic() - started, 3.0)  # all 1,000 take 5 s on two processes
 
 
 if __name__ == "__main__":

@@ -154,6 +154,28 @@ class ManyProcesses(ScoreTestCase):
                     self.assertIn("raw.jsonl:4)", err)
 
 
+    def test_a_line_that_names_another_language_or_kind_is_judged_by_its_question(self):
+        # The raw lines' lang and kind are the question's, copied when asked;
+        # were they changed, the question still decides, in any process.
+        lines = read(RAW).splitlines()
+        swapped = [line.replace('"lang":"en"', '"lang":"ru"').replace('"lang":"he"', '"lang":"xx"')
+                   .replace('"kind":"not_on_site"', '"kind":"answerable"') for line in lines]
+        self.assertNotEqual(swapped, lines)
+        raw = self.write("raw.jsonl", "\n".join(swapped) + "\n")
+        for jobs in ("1", "3"):
+            md, js = self.path(f"s{jobs}.md"), self.path(f"s{jobs}.json")
+            # With only the table asked for, the answers are not kept: read again.
+            code, _out, err = call_main(score, [QUESTIONS, raw, "--reviews", REVIEWS, "--jobs", jobs,
+                                                "--out", md])
+            self.assertEqual(code, 0, err)
+            self.assertEqual(read(md), read(os.path.join(GOLDEN, "mini-results.md")))
+            code, _out, err = call_main(score, [QUESTIONS, raw, "--reviews", REVIEWS, "--jobs", jobs,
+                                                "--json", js])
+            self.assertEqual(code, 0, err)
+            rows = json.loads(read(js))["questions"]
+            self.assertEqual(rows, json.loads(read(os.path.join(GOLDEN, "mini-results.json")))["questions"])
+
+
 class DeclineList(ScoreTestCase):
     def test_as_of_an_earlier_date(self):
         result = score.score([QUESTIONS, RAW], None, "2026-11-01")

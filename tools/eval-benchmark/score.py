@@ -315,22 +315,20 @@ def _score(files, reviews_path, decline_as_of, history_path, keep_detail, jobs):
     question_files, raw_files = split_files(files)
     jobs = auto_jobs(raw_files) if jobs is None else jobs
     chunks = answers.plan(raw_files, jobs)
+    no_review = {"faulty": None, "verdicts": {}}
+    loaded = {}
 
     def local_state():
         # Checked here, before any line counts, while the workers start.
-        sets = load_questions(question_files)
-        by_id = {q["id"]: q for qset in sets for q in qset.questions}
-        reviews = load_reviews(reviews_path, by_id) if reviews_path else {}
-        return answers.State({qset.sha256: qset for qset in sets}, phrases, keep_detail), \
-            (sets, by_id, reviews)
-
-    (_state, (sets, by_id, reviews)), results = parallel.map_chunks(
-        answers.judge_chunk, chunks, jobs, answers.worker_state,
-        (question_files, phrases, keep_detail), local_state, state_of=lambda pair: pair[0])
-    no_review = {"faulty": None, "verdicts": {}}
+        loaded["sets"] = sets = load_questions(question_files)
+        loaded["by_sha"] = {qset.sha256: qset for qset in sets}
+        loaded["reviews"] = load_reviews(reviews_path, {q["id"]: q for qset in sets
+                                                        for q in qset.questions}) \
+            if reviews_path else {}
+        return answers.State(phrases, keep_detail)
 
     def make_row(q, got, mechanical, details):
-        review = reviews.get(q["id"], no_review)
+        review = loaded["reviews"].get(q["id"], no_review)
         after = mechanical
         changes = {}
         if review["verdicts"]:
@@ -357,23 +355,39 @@ def _score(files, reviews_path, decline_as_of, history_path, keep_detail, jobs):
 
     # The chunks in file order: the first bad line, or the second answer to a
     # question, is reported as one process reading the files would find it.
-    shas = sorted(qset.sha256 for qset in sets)
     located = answers.Chunked(chunks)
     facts = answers.RunFacts()
     seen = {}
     judged = {}
-    for index, result in enumerate(results):
-        if result["shas"] != shas:
-            raise BadInput(f"{', '.join(question_files)}: changed while being scored")
-        for qid, number, got, mechanical, details in result["answers"]:
+
+    def take(index, result):
+        by_sha = loaded["by_sha"]
+        for qid, number, sha, got, analysis in result["answers"]:
+            qset = by_sha.get(sha)
+            if qset is None:
+                raise BadInput(
+                    f"{located.where(index, number)}: answers a question file with sha256 "
+                    f"{sha[:12]}, which matches none of the files given; questions are frozen: "
+                    "score against the exact file that was asked")
+            q = qset.by_id.get(qid)
+            if q is None:
+                raise BadInput(f"{located.where(index, number)}: {qid} is not a question of "
+                               f"{qset.path}")
             if qid in seen:
                 raise BadInput(f"{located.where(index, number)}: a second answer to {qid} "
                                f"(first at {located.where(*seen[qid])})")
             seen[qid] = (index, number)
-            judged[qid] = make_row(by_id[qid], got, mechanical, details)
+            if analysis[2][0] != q["lang"] and "answer" not in got:
+                got["answer"] = answers.answer_at(chunks[index], number)
+            mechanical, details = judge(q, got, phrases, analysis)
+            judged[qid] = make_row(q, got, mechanical, details if keep_detail else None)
         if result["error"]:
             raise BadInput(located.error(index, result["error"]))
         facts.merge(result["facts"])
+
+    parallel.map_chunks(answers.read_chunk, chunks, jobs, answers.worker_state,
+                        (phrases, keep_detail), local_state, take)
+    sets, reviews = loaded["sets"], loaded["reviews"]
     not_asked = {"status": None, "answer": None, "sources": [], "grounded": None,
                  "latency_ms": None, "problem": "not asked", "attempts": 0}
     rows = [judged.pop(q["id"], None) or make_row(q, not_asked, *judge(q, not_asked, phrases))

@@ -1,10 +1,14 @@
-"""Reading and judging the raw answer lines, a chunk of lines at a time.
+"""Reading the raw answer lines, a chunk of lines at a time.
 
 A chunk is a byte range of one raw file that begins at a line's start
-(``jsonl.line_ranges``). Judging a chunk needs the question files and the
-DECLINE phrases, nothing else, so chunks can be judged in any process and
-in any order (evalkit/parallel.py); score.py puts the results back in file
-order, checks that no question is answered twice, and applies the reviews.
+(``jsonl.line_ranges``). Reading a chunk checks each line, derives its
+answer from the body and does the work on the answer that needs no question
+(``measures.analyze_answer``): it needs the DECLINE phrases and nothing else,
+so chunks can be read in any process and in any order (evalkit/parallel.py),
+and a worker never reads the question files, which take more memory than
+anything else. score.py takes the results in file order: it matches each
+answer to its question, checks that no question is answered twice, judges
+and applies the reviews.
 
 A chunk knows the numbers of its lines only from its own first line; an
 error is kept as ``(line in the chunk, message after "file:line")`` and given
@@ -14,14 +18,18 @@ its place in the file by ``Chunked.where`` when it is reported.
 import re
 
 from . import BadInput
-from .cases import question_item
-from .jsonl import count_lines_before, iter_jsonl, line_ranges, read_json_sha
-from .measures import judge, read_raw_line
+from .jsonl import count_lines_before, iter_jsonl, line_ranges
+from .measures import analyze_answer, read_raw_line
 
 # Chunks of about this many bytes: small enough to share out evenly, large
-# enough that taking one costs nothing next to judging it.
+# enough that taking one costs nothing next to reading it.
 CHUNK_BYTES = 4 << 20
 _LINE = re.compile(r"(\d+)(:.*)\Z", re.DOTALL)
+# What judging and the rows need of a line besides its analysis; the answer
+# itself only where the rows show it (``State.keep_answers``), or where the
+# line names no language its letters could be counted in (else a question of
+# another language than the line's has it read again: ``answer_at``).
+KEPT = ("status", "sources", "grounded", "latency_ms", "problem", "attempts")
 
 
 class RunFacts:
@@ -75,79 +83,57 @@ def plan(raw_files, jobs):
 
 
 class State:
-    """What judging needs: the question sets by sha256, the DECLINE
-    matchers, and whether the answers and details are kept."""
+    """What reading a chunk needs: the DECLINE matchers, and whether every
+    answer itself is kept."""
 
-    def __init__(self, by_sha, phrases, keep_detail):
-        self.by_sha = by_sha
+    def __init__(self, phrases, keep_answers):
         self.phrases = phrases
-        self.keep_detail = keep_detail
+        self.keep_answers = keep_answers
 
 
-class _Questions:
-    """A question file read by a worker: the checks are the main process's
-    (it reads the same file, and a worker's results count only if the file
-    passed them and has the same sha256); questions are built when asked for."""
-
-    def __init__(self, path):
-        doc, self.sha256 = read_json_sha(path)
-        self.path = path
-        self._raw = {q["id"]: q for q in doc["questions"]}
-        self._set = doc["set"]
-        self.by_id = self
-
-    def __contains__(self, qid):
-        return qid in self._raw
-
-    def __getitem__(self, qid):
-        return question_item(self._raw[qid], self._set)
-
-
-def worker_state(question_files, phrases, keep_detail):
+def worker_state(phrases, keep_answers):
     """The state of a worker process (evalkit/parallel.py)."""
     import gc
     gc.disable()  # as in score.py: what a worker builds holds no reference cycles
-    sets = [_Questions(path) for path in question_files]
-    return State({qset.sha256: qset for qset in sets}, phrases, keep_detail)
+    return State(phrases, keep_answers)
 
 
-def judge_chunk(state, chunk):
-    """Judge every line of a chunk: a dict with ``answers`` (``(id, line in
-    the chunk, got, verdicts, details)`` in file order), ``facts`` (RunFacts),
-    ``shas`` (of the question files used) and ``error`` (None, or the first
-    bad line as ``(line in the chunk, message after "file:line")``)."""
+def read_chunk(state, chunk):
+    """Read every line of a chunk: a dict with ``answers`` (``(id, line in
+    the chunk, cases_sha256, got, analysis)`` in file order), ``facts``
+    (RunFacts) and ``error`` (None, or the first bad line as ``(line in the
+    chunk, message after "file:line")``)."""
     path, start, end = chunk
     facts = RunFacts()
     answers = []
     error = None
     try:
         for number, line in iter_jsonl(path, start, end):
-            where = f"{path}:{number}"
-            got = read_raw_line(line, where)
-            qset = state.by_sha.get(got["cases_sha256"])
-            if qset is None:
-                raise BadInput(
-                    f"{where}: answers a question file with sha256 {got['cases_sha256'][:12]}, "
-                    "which matches none of the files given; questions are frozen: "
-                    "score against the exact file that was asked")
-            if got["id"] not in qset.by_id:
-                raise BadInput(f"{where}: {got['id']} is not a question of {qset.path}")
+            got = read_raw_line(line, f"{path}:{number}")
             facts.add(got)
-            mechanical, details = judge(qset.by_id[got["id"]], got, state.phrases)
-            kept = {"latency_ms": got["latency_ms"], "problem": got["problem"]}
-            if state.keep_detail:
-                kept.update(answer=got["answer"], sources=got["sources"],
-                            grounded=got["grounded"], attempts=got["attempts"])
-            else:
-                details = None
-            answers.append((got["id"], number, kept, mechanical, details))
+            kept = {key: got[key] for key in KEPT}
+            analysis = analyze_answer(got["answer"], line.get("lang"), line.get("kind"),
+                                      state.phrases)
+            if state.keep_answers or analysis[2][0] != line.get("lang"):
+                kept["answer"] = got["answer"]
+            answers.append((got["id"], number, got["cases_sha256"], kept, analysis))
     except BadInput as exc:
         # Every error about a line begins with "file:line".
         message = str(exc)
         found = _LINE.match(message[len(path) + 1:]) if message.startswith(path + ":") else None
         error = (int(found.group(1)), found.group(2)) if found else (None, message)
-    return {"answers": answers, "facts": facts, "error": error,
-            "shas": sorted(state.by_sha)}
+    return {"answers": answers, "facts": facts, "error": error}
+
+
+def answer_at(chunk, number):
+    """The answer of line ``number`` of a chunk, read again: wanted only when
+    a line names another language than its question's and the answer was
+    not kept (``read_chunk``)."""
+    path, start, end = chunk
+    for at, line in iter_jsonl(path, start, end):
+        if at == number:
+            return read_raw_line(line, f"{path}:{at}")["answer"]
+    raise BadInput(f"{path}: changed while being scored")
 
 
 class Chunked:

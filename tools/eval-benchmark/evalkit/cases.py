@@ -57,17 +57,15 @@ class QuestionSet:
 
 
 def question_item(q, set_name):
-    """The question as scoring uses it, from an entry that passed the checks."""
-    # The keys in sorted order, as every question dict has them.
-    item = {"id": q["id"], "kind": q["kind"], "lang": q["lang"], "page_url": q["page_url"],
-            "question": q["question"]}
+    """The question as scoring uses it, made of an entry that passed the
+    checks, in place: a copy of every question was a third of the memory of
+    a 100,000-question file."""
     if q["kind"] == "answerable":
-        item.update(source_url=q["source_url"], also_source_urls=list(q.get("also_source_urls", [])),
-                    evidence=q["evidence"], facts=[list(g) for g in q["facts"]])
+        q.setdefault("also_source_urls", [])
     else:
-        item["must_not_include"] = list(q.get("must_not_include", []))
-    item["set"] = set_name
-    return item
+        q.setdefault("must_not_include", [])
+    q["set"] = set_name
+    return q
 
 
 def load_site_qa(path):

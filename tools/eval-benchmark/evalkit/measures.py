@@ -2,7 +2,9 @@
 
 ``read_raw_line`` checks one raw line and derives the answer, sources and
 grounding flag again from the body exactly as received (an earlier parse is
-never trusted). ``judge`` applies the fixed rules:
+never trusted). ``analyze_answer`` does the work on the answer that needs no
+question (normalising, counting letters), so that it can be done where the
+question file was never read; ``judge`` applies the fixed rules:
 
   delivered                  HTTP 200 and a non-empty answer
   correct_facts              answerable: every fact group has a spelling in the answer
@@ -19,7 +21,7 @@ every measure that applies to its question: the visitor got nothing.
 
 from . import BadInput
 from .target import derive
-from .textmatch import analyze, contains_normalized, normalize, share_passes
+from .textmatch import SCRIPTS, analyze, contains_normalized, normalize, script_share, share_passes
 from .urls import normalize_url_cached as normalize_url
 
 MEASURES = ("delivered", "correct_facts", "right_page_cited", "in_question_language",
@@ -92,14 +94,34 @@ def read_raw_line(line, where):
     return got
 
 
-def judge(question, got, decline_phrases):
+def analyze_answer(answer, lang, kind, decline_phrases):
+    """What judging needs of an answer besides its question: ``(blank,
+    normalised text, (lang, letters in its script, all letters), decline)``.
+
+    ``lang`` and ``kind`` are what the raw line states; the question decides.
+    ``decline`` is ``(the first DECLINE phrase found, or None,)`` when the
+    line says not_on_site, else None. ``judge`` counts the letters again, or
+    looks for the phrase, when the question says otherwise."""
+    answer = answer or ""
+    lang = lang if isinstance(lang, str) and lang in SCRIPTS else "en"  # a wrong guess: counted again
+    hay, mine, total = analyze(answer, lang)
+    decline = (first_phrase(hay, decline_phrases),) if kind == "not_on_site" else None
+    return answer.strip() == "", hay, (lang, mine, total), decline
+
+
+def judge(question, got, decline_phrases, analysis=None):
     """``(verdicts, details)`` for one question and its answer.
 
-    ``decline_phrases`` come from ``decline_matchers``.
+    ``decline_phrases`` come from ``decline_matchers``; ``analysis``, from
+    ``analyze_answer`` of the answer (made here when not given).
     """
-    answer = got["answer"] or ""
-    delivered = got["status"] == 200 and answer.strip() != ""
-    hay, mine, letters = analyze(answer, question["lang"])
+    if analysis is None:
+        analysis = analyze_answer(got["answer"], question["lang"], question["kind"],
+                                  decline_phrases)
+    blank, hay, (counted, mine, letters), decline = analysis
+    if counted != question["lang"]:
+        mine, letters = script_share(got["answer"] or "", question["lang"])
+    delivered = got["status"] == 200 and not blank
     verdicts = dict.fromkeys(MEASURES)
     details = {}
     verdicts["delivered"] = delivered
@@ -117,7 +139,7 @@ def judge(question, got, decline_phrases):
         details["right_sources"] = cited
         verdicts["right_page_cited"] = delivered and bool(cited)
     else:
-        phrase = first_phrase(hay, decline_phrases)
+        phrase = decline[0] if decline is not None else first_phrase(hay, decline_phrases)
         invented = [s for s in question["must_not_include"]
                     if contains_normalized(hay, normalize(s))]
         details.update(decline_phrase=phrase, must_not_include_found=invented,

@@ -5,8 +5,10 @@ deprecated on Python 3.12 and can deadlock. Each worker builds its own state
 once (``worker_init(*worker_args)``), then takes the next chunk from a shared
 counter until none is left, so a slow start or a slow chunk does not hold the
 others back. This process works on chunks too, once ``local_init()`` has
-built its state (score.py validates the question files there, while the
-workers start).
+built its state (score.py reads the question files there, while the workers
+start), and hands each result on as soon as the chunks before it are in, so
+that the results are dealt with while the workers still work, and need not
+all be held at once.
 
 A worker that fails or dies costs time, not results: whatever chunk it did
 not deliver is done again here, where an error shows itself normally. The
@@ -17,8 +19,11 @@ process and of many is the same, byte for byte (tests/test_score.py).
 import queue
 
 
-def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, state_of=None):
-    """``(what local_init() returned, [work(state, chunk) for chunk in chunks])``.
+def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, consume,
+               state_of=None):
+    """``consume(index, work(state, chunks[index]))`` for every chunk, in
+    chunk order, each as soon as it and every chunk before it are done; return
+    what ``local_init()`` returned (called before the first ``consume``).
 
     ``state_of`` picks this process's state out of what ``local_init``
     returns (default: all of it)."""
@@ -26,17 +31,20 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, state_o
     if jobs <= 1 or len(chunks) <= 1:
         made = local_init()
         state = state_of(made)
-        return made, [work(state, chunk) for chunk in chunks]
+        for index, chunk in enumerate(chunks):
+            consume(index, work(state, chunk))
+        return made
     import multiprocessing
     ctx = multiprocessing.get_context("spawn")
     counter = ctx.Value("l", 0)
-    results = ctx.Queue()
+    results = ctx.Queue(4)
     workers = [ctx.Process(target=_worker, daemon=True,
                            args=(worker_init, worker_args, work, chunks, counter, results))
                for _ in range(min(jobs, len(chunks)) - 1)]
     for process in workers:
         process.start()
     done = {}
+    order = _InOrder(done, consume)
     running = len(workers)
     try:
         made = local_init()
@@ -47,6 +55,7 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, state_o
                 break
             done[index] = work(state, chunks[index])
             running -= _drain(results, done)  # unpickled now, while the workers still work
+            order.flush()
         while running:
             try:
                 item = results.get(timeout=0.5)
@@ -55,9 +64,11 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, state_o
                     break  # a worker died without saying so: its chunks are done below
                 continue
             running -= _keep(item, done)
-        for index, chunk in enumerate(chunks):
+            order.flush()
+        for index in range(order.next, len(chunks)):
             if index not in done:
-                done[index] = work(state, chunk)
+                done[index] = work(state, chunks[index])
+            order.flush()
     finally:
         for process in workers:
             if process.is_alive():
@@ -65,7 +76,21 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, state_o
             process.join()
         results.close()
         results.join_thread()
-    return made, [done[index] for index in range(len(chunks))]
+    return made
+
+
+class _InOrder:
+    """Hands the results on in chunk order, and lets go of them."""
+
+    def __init__(self, done, consume):
+        self.done = done
+        self.consume = consume
+        self.next = 0
+
+    def flush(self):
+        while self.next in self.done:
+            self.consume(self.next, self.done.pop(self.next))
+            self.next += 1
 
 
 def _drain(results, done):

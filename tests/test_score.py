@@ -203,6 +203,20 @@ class DeclineList(ScoreTestCase):
         self.assertEqual(row["details"]["must_not_include_found"], ["acupuncture session costs", "$80"])
         self.assertFalse(row["mechanical"]["declined_when_not_on_site"])
 
+    def test_the_first_phrase_in_the_lists_order_as_a_plain_scan_finds_it(self):
+        from evalkit.measures import decline_matchers, first_phrase
+        from evalkit.textmatch import contains_normalized, normalize
+        _, phrases = score.decline_list()
+        phrases = list(phrases) + ["24/7 line", "call 100"]  # digits at an end: not plain
+        matchers = decline_matchers(phrases)
+        plain_scan = [normalize(p) for p in phrases]
+        rng = random.Random(11)
+        pieces = plain_scan + ["we are open", "1", "2", "ok ", " ", "מחיר", "цена", "i", "не "]
+        for _ in range(3000):
+            hay = normalize("".join(rng.choice(pieces) for _ in range(rng.randint(0, 6))))
+            expected = next((p for p in plain_scan if p and contains_normalized(hay, p)), None)
+            self.assertEqual(first_phrase(hay, matchers), expected, hay)
+
     def test_bad_dates(self):
         self.refuse([QUESTIONS, RAW, "--decline-as-of", "2026-10-01"], "the DECLINE list begins on")
         self.refuse([QUESTIONS, RAW, "--decline-as-of", "yesterday"], "YYYY-MM-DD")

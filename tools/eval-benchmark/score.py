@@ -362,13 +362,14 @@ def _score(files, reviews_path, decline_as_of, history_path, keep_detail, jobs):
 
     def take(index, result):
         by_sha = loaded["by_sha"]
-        for qid, number, sha, got, analysis in result["answers"]:
-            qset = by_sha.get(sha)
+        named = [by_sha.get(sha) for sha in result["shas"]]
+        for qid, number, sha, *kept in result["answers"]:
+            qset = named[sha]
             if qset is None:
                 raise BadInput(
                     f"{located.where(index, number)}: answers a question file with sha256 "
-                    f"{sha[:12]}, which matches none of the files given; questions are frozen: "
-                    "score against the exact file that was asked")
+                    f"{result['shas'][sha][:12]}, which matches none of the files given; "
+                    "questions are frozen: score against the exact file that was asked")
             q = qset.by_id.get(qid)
             if q is None:
                 raise BadInput(f"{located.where(index, number)}: {qid} is not a question of "
@@ -377,7 +378,9 @@ def _score(files, reviews_path, decline_as_of, history_path, keep_detail, jobs):
                 raise BadInput(f"{located.where(index, number)}: a second answer to {qid} "
                                f"(first at {located.where(*seen[qid])})")
             seen[qid] = (index, number)
-            if analysis[2][0] != q["lang"] and "answer" not in got:
+            got = dict(zip(answers.KEPT, kept))
+            analysis = kept[len(answers.KEPT):]
+            if got["answer"] is False and (keep_detail or analysis[2] != q["lang"]):
                 got["answer"] = answers.answer_at(chunks[index], number)
             mechanical, details = judge(q, got, phrases, analysis)
             judged[qid] = make_row(q, got, mechanical, details if keep_detail else None)

@@ -120,23 +120,27 @@ def iter_jsonl(path, start=0, end=None):
         if start:
             fh.seek(start)
         left = -1 if end is None else end - start
+        # The place is formatted only for an error: on 100,000 lines the
+        # f-string alone was a twentieth of reading them.
         for number, raw in enumerate(fh, 1):
             if left == 0:
                 break
             left -= len(raw)
-            where = f"{path}:{number}"
-            if not raw.endswith(b"\n"):
-                raise BadInput(f"{where}: last line is cut off (no newline): "
+            if raw[-1:] != b"\n":
+                raise BadInput(f"{path}:{number}: last line is cut off (no newline): "
                                "the run that wrote it was interrupted; re-run it to finish")
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
-                raise BadInput(f"{where}: not UTF-8") from None
-            if not text.strip():
-                raise BadInput(f"{where}: blank line")
-            value = loads(text, where)
+                raise BadInput(f"{path}:{number}: not UTF-8") from None
+            if text.isspace():  # the same test as not text.strip(): text ends with a newline
+                raise BadInput(f"{path}:{number}: blank line")
+            try:
+                value = _parse(text)
+            except (RecursionError, ValueError):
+                value = loads(text, f"{path}:{number}")  # raises, naming the line
             if not isinstance(value, dict):
-                raise BadInput(f"{where}: a line must be a JSON object")
+                raise BadInput(f"{path}:{number}: a line must be a JSON object")
             yield number, value
 
 

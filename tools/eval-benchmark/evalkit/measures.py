@@ -96,17 +96,17 @@ def read_raw_line(line, where):
 
 def analyze_answer(answer, lang, kind, decline_phrases):
     """What judging needs of an answer besides its question: ``(blank,
-    normalised text, (lang, letters in its script, all letters), decline)``.
+    normalised text, lang, letters in its script, all letters, decline)``.
 
     ``lang`` and ``kind`` are what the raw line states; the question decides.
-    ``decline`` is ``(the first DECLINE phrase found, or None,)`` when the
-    line says not_on_site, else None. ``judge`` counts the letters again, or
+    ``decline`` is the first DECLINE phrase found (or None) when the line
+    says not_on_site, else False. ``judge`` counts the letters again, or
     looks for the phrase, when the question says otherwise."""
     answer = answer or ""
     lang = lang if isinstance(lang, str) and lang in SCRIPTS else "en"  # a wrong guess: counted again
     hay, mine, total = analyze(answer, lang)
-    decline = (first_phrase(hay, decline_phrases),) if kind == "not_on_site" else None
-    return answer.strip() == "", hay, (lang, mine, total), decline
+    decline = first_phrase(hay, decline_phrases) if kind == "not_on_site" else False
+    return answer.strip() == "", hay, lang, mine, total, decline
 
 
 def judge(question, got, decline_phrases, analysis=None):
@@ -118,7 +118,7 @@ def judge(question, got, decline_phrases, analysis=None):
     if analysis is None:
         analysis = analyze_answer(got["answer"], question["lang"], question["kind"],
                                   decline_phrases)
-    blank, hay, (counted, mine, letters), decline = analysis
+    blank, hay, counted, mine, letters, decline = analysis
     if counted != question["lang"]:
         mine, letters = script_share(got["answer"] or "", question["lang"])
     delivered = got["status"] == 200 and not blank
@@ -139,7 +139,7 @@ def judge(question, got, decline_phrases, analysis=None):
         details["right_sources"] = cited
         verdicts["right_page_cited"] = delivered and bool(cited)
     else:
-        phrase = decline[0] if decline is not None else first_phrase(hay, decline_phrases)
+        phrase = decline if decline is not False else first_phrase(hay, decline_phrases)
         invented = [s for s in question["must_not_include"]
                     if contains_normalized(hay, normalize(s))]
         details.update(decline_phrase=phrase, must_not_include_found=invented,
@@ -150,18 +150,30 @@ def judge(question, got, decline_phrases, analysis=None):
 
 
 def decline_matchers(phrases):
-    """The DECLINE phrases prepared for ``judge``: ``(normalised phrase, plain)``,
-    where plain means no digit at either end, so that the matching rule is a
-    plain substring test (the common case, and much the faster)."""
-    out = []
-    for phrase in map(normalize, phrases):
-        out.append((phrase, bool(phrase) and not (phrase[0].isdigit() or phrase[-1].isdigit())))
-    return tuple(out)
+    """The DECLINE phrases prepared for ``first_phrase``: grouped by their
+    first character, each as ``(place in the list, normalised phrase,
+    plain)``, where plain means no digit at either end, so that the matching
+    rule is a plain substring test (the common case, and much the faster).
+    An answer is searched only for the phrases whose first character it
+    holds: most of the eighty are then never looked for."""
+    groups = {}
+    for index, phrase in enumerate(map(normalize, phrases)):
+        if phrase:  # an empty phrase matches nothing
+            plain = not (phrase[0].isdigit() or phrase[-1].isdigit())
+            groups.setdefault(phrase[0], []).append((index, phrase, plain))
+    return tuple((char, tuple(items)) for char, items in groups.items())
 
 
 def first_phrase(hay, matchers):
-    """The first DECLINE phrase found in ``hay`` by the matching rule, or None."""
-    for phrase, plain in matchers:
-        if (phrase in hay) if plain else contains_normalized(hay, phrase):
-            return phrase
-    return None
+    """The first DECLINE phrase in the list's order found in ``hay`` by the
+    matching rule, or None."""
+    best = None
+    for char, items in matchers:
+        if char in hay:
+            for index, phrase, plain in items:
+                if best is not None and index > best[0]:
+                    break
+                if (phrase in hay) if plain else contains_normalized(hay, phrase):
+                    best = (index, phrase)
+                    break
+    return None if best is None else best[1]

@@ -132,10 +132,18 @@ def build_request(profile, url, question, widget_key, environ=None):
     return out[0], out[1]
 
 
+_PARTS = {}  # a profile's few paths, split once: get_path runs four times an answer
+
+
 def get_path(doc, path):
     """Follow a dotted path (``data.items.0.text``); None when it is absent."""
     value = doc
-    for part in path.split("."):
+    parts = _PARTS.get(path)
+    if parts is None:
+        parts = tuple(path.split("."))
+        if len(_PARTS) < 64:  # raw lines carry their own paths: kept bounded
+            _PARTS[path] = parts
+    for part in parts:
         if isinstance(value, dict) and part in value:
             value = value[part]
         elif isinstance(value, list) and part.isdigit() and int(part) < len(value):

@@ -119,7 +119,9 @@ def _count_letters(nfkc, lang):
     the same count without a Python step per character, which was most of
     the time of scoring (tests/test_textmatch.py compares the two).
     """
-    if "://" in nfkc or "www." in nfkc.lower() or "@" in nfkc:
+    # "www." in any case holds "w." or "W.": lowering the whole text to look
+    # for it is done only then.
+    if "://" in nfkc or "@" in nfkc or (("w." in nfkc or "W." in nfkc) and "www." in nfkc.lower()):
         nfkc = _LINKS.sub(" ", nfkc)
     if nfkc.isascii():
         # ASCII letters are A-Z and a-z, all of them Latin.

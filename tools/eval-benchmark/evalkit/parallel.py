@@ -37,7 +37,7 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, consume
     import multiprocessing
     ctx = multiprocessing.get_context("spawn")
     counter = ctx.Value("l", 0)
-    results = ctx.Queue(4)
+    results = ctx.Queue(8)
     workers = [ctx.Process(target=_worker, daemon=True,
                            args=(worker_init, worker_args, work, chunks, counter, results))
                for _ in range(min(jobs, len(chunks)) - 1)]

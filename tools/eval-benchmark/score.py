@@ -316,6 +316,7 @@ def _score(files, reviews_path, decline_as_of, history_path, keep_detail, jobs):
     jobs = auto_jobs(raw_files) if jobs is None else jobs
     chunks = answers.plan(raw_files, jobs)
     no_review = {"faulty": None, "verdicts": {}}
+    no_changes = {}
     loaded = {}
 
     def local_state():
@@ -325,13 +326,21 @@ def _score(files, reviews_path, decline_as_of, history_path, keep_detail, jobs):
         loaded["reviews"] = load_reviews(reviews_path, {q["id"]: q for qset in sets
                                                         for q in qset.questions}) \
             if reviews_path else {}
+        if not keep_detail:
+            # Only the table is asked for, which shows no question's text:
+            # let the texts go (30 MB at 100,000 questions), for the rows.
+            for qset in sets:
+                for q in qset.questions:
+                    del q["question"], q["page_url"]
+                    q.pop("evidence", None)
         return answers.State(phrases, keep_detail)
 
     def make_row(q, got, mechanical, details):
         review = loaded["reviews"].get(q["id"], no_review)
         after = mechanical
-        changes = {}
+        changes = no_changes  # one empty dict for every row without a review: never changed
         if review["verdicts"]:
+            changes = {}
             after = dict(mechanical)
             for measure, (value, reason) in review["verdicts"].items():
                 after[measure] = value

@@ -143,7 +143,7 @@ def render_markdown(result):
     lines += ["", "## Faulty questions (left out of every score)", ""]
     lines += [f"- {item['id']}: {item['reason']}" for item in faulty] or ["None."]
     changes = [(row["id"], measure, row["mechanical"][measure], value, reason)
-               for row in result["questions"]
+               for row in result["questions"] if row["review_changes"]
                for measure, (value, reason) in sorted(row["review_changes"].items())]
     lines += ["", "## Verdicts set by review", ""]
     lines += [f"- {qid} {measure}: {str(old).lower()} -> {str(new).lower()}: {reason}"

@@ -132,6 +132,21 @@ class FastPaths(unittest.TestCase):
                 self.assertEqual(textmatch._count_letters(nfkc, lang),
                                  textmatch._count_letters_reference(nfkc, lang), repr(text))
 
+    def test_letter_counts_of_letters_and_ascii_punctuation(self):
+        # The texts the UTF-8 fast path takes whole (letters of any script
+        # with ASCII spaces, digits and punctuation), and a few it must not.
+        letters = "abcXYZ\u00e9\u00df\u0149\u05d0\u05ea\ufb1d\u0430\u044f\u0451\u0500\u4e00\U0001d400"
+        ascii_others = " 0123456789.,:;!?-_/@%+'\"()$"
+        rng = random.Random(5)
+        texts = ["".join(rng.choice(letters if rng.random() < 0.7 else ascii_others)
+                         for _ in range(rng.randint(0, 60))) for _ in range(3000)]
+        texts += ["\ud800abc", "abc\u0301", "\u00b2\u00bd abc", "\u05d0\u05b7\u05d1", "\u2167 \u0430"]
+        for text in texts:
+            nfkc = unicodedata.normalize("NFKC", text)
+            for lang in ("en", "he", "ru"):
+                self.assertEqual(textmatch._count_letters(nfkc, lang),
+                                 textmatch._count_letters_reference(nfkc, lang), repr(text))
+
     def test_normalize_matches_the_reference(self):
         for text in random_texts(7, 3000):
             folded = unicodedata.normalize("NFKC", text).casefold()

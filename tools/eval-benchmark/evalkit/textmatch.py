@@ -127,13 +127,19 @@ def _count_letters(nfkc, lang):
         # ASCII letters are A-Z and a-z, all of them Latin.
         total = len(nfkc.encode("ascii").translate(None, _ASCII_NON_LETTERS))
         return (total if SCRIPTS[lang] == "latin" else 0), total
-    # Whole words of letters are taken at once; only the other words are
-    # looked at one character at a time. No whitespace character is a letter.
-    words = nfkc.split(" ")
-    letters = "".join(filter(str.isalpha, words))
-    rest = "".join(itertools.filterfalse(str.isalpha, words))
-    if rest:
-        letters += "".join(filter(str.isalpha, rest))
+    # The ASCII non-letters (spaces, digits, punctuation) taken out of the
+    # UTF-8 bytes at C speed: no ASCII byte is part of a longer character.
+    # When what is left is all letters, those are the letters (most answers).
+    letters = nfkc.encode("utf-8", "surrogatepass").translate(None, _ASCII_NON_LETTERS) \
+        .decode("utf-8", "surrogatepass")
+    if letters and not letters.isalpha():
+        # Whole words of letters are taken at once; only the other words are
+        # looked at one character at a time. No whitespace character is a letter.
+        words = nfkc.split(" ")
+        letters = "".join(filter(str.isalpha, words))
+        rest = "".join(itertools.filterfalse(str.isalpha, words))
+        if rest:
+            letters += "".join(filter(str.isalpha, rest))
     total = len(letters)
     if letters.isascii():
         return (total if SCRIPTS[lang] == "latin" else 0), total

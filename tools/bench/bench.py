@@ -299,25 +299,25 @@ def measure_scoring(tmp, answers, rng):
         folder = os.path.join(tmp, f"score-{size}")
         os.makedirs(folder)
         qfile, raws = make_inputs(folder, size, rng)
-        floor = best([PY, "-c", FLOOR, qfile] + raws, repeat=2 if size == answers else 1)
-        times = []
-        for _ in range(2 if size == answers else 1):
-            seconds, peak = timed([PY, os.path.join(TOOLS, "score.py"), qfile] + raws +
-                                  ["--out", os.path.join(folder, "results.md")])
-            times.append(seconds)
-            peaks[size] = max(peaks.get(size, 0), peak)
-        if size == answers:
-            one_seconds, one_peak = timed([PY, os.path.join(TOOLS, "score.py"), qfile] + raws +
-                                          ["--out", os.path.join(folder, "results-1.md"), "--jobs", "1"])
+        score = [PY, os.path.join(TOOLS, "score.py"), qfile] + raws
+        # Memory from a run of its own: sampling /proc costs CPU, which the
+        # timed runs must not share.
+        _, peaks[size] = timed(score + ["--out", os.path.join(folder, "results.md")])
+        if size != answers:
+            continue
+        floor = best([PY, "-c", FLOOR, qfile] + raws, repeat=2)
+        seconds = best(score + ["--out", os.path.join(folder, "results-timed.md")], repeat=2)
+        one_seconds, one_peak = timed(score + ["--out", os.path.join(folder, "results-1.md"),
+                                               "--jobs", "1"])
+        for other in ("results-timed.md", "results-1.md"):
             with open(os.path.join(folder, "results.md"), "rb") as a, \
-                    open(os.path.join(folder, "results-1.md"), "rb") as b:
+                    open(os.path.join(folder, other), "rb") as b:
                 if a.read() != b.read():
-                    raise SystemExit("bench: score.py gave other results with --jobs 1")
-            ratio = min(times) / floor
-            rows.append({"measure": f"scoring {size:,} answers vs json.loads of the same files",
-                         "value": round(ratio, 2), "target": 1.5, "detail":
-                         f"score.py {min(times):.2f} s with {jobs} processes, "
-                         f"{one_seconds:.2f} s with one; floor {floor:.2f} s"})
+                    raise SystemExit(f"bench: score.py's runs gave other results ({other})")
+        rows.append({"measure": f"scoring {size:,} answers vs json.loads of the same files",
+                     "value": round(seconds / floor, 2), "target": 1.5, "detail":
+                     f"score.py {seconds:.2f} s with {jobs} processes, "
+                     f"{one_seconds:.2f} s with one; floor {floor:.2f} s"})
     rows.append({"measure": f"score.py --jobs 1 peak memory at {answers:,} answers (MB)",
                  "value": round(one_peak, 1), "target": 300.0, "detail": "one process"})
     growth = peaks[answers] / peaks[answers // 2]

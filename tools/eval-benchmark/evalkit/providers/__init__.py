@@ -1,4 +1,4 @@
-"""Model providers over urllib: one call shape for every API.
+"""Model providers over evalkit.http: one call shape for every API.
 
     reply = providers.get("anthropic", environ).call(Request(
         system="...", user="...", schema={...}, model="...", max_tokens=2000))

@@ -85,8 +85,7 @@ class Bedrock(Client):
             signed, _creq, _sts = sign("POST", url, {"Host": host, "Content-Type": "application/json"},
                                        data, self.access, self.secret, self.region, "bedrock",
                                        amz_date, self.token)
-            signed.pop("Host")  # urllib sends Host itself, with the same value
-            return signed
+            return signed  # Host included: the one signed is the one sent, port and all
 
         doc, raw, attempts = self.post(self.url_for(req.model), headers, self.body(req),
                                        req.timeout)

@@ -22,6 +22,20 @@ class Records:
         self.written.append(record)
 
 
+def sleeping_job(started, seconds, fails=None):
+    """A job that notes its start, sleeps, and raises BadInput for ``fails``."""
+    lock = threading.Lock()
+
+    def job(n):
+        with lock:
+            started.append(n)
+        if n == fails:
+            raise BadInput(f"case {n}: broken")
+        time.sleep(seconds)
+        return {"n": n}
+    return job
+
+
 class RunJobs(unittest.TestCase):
     def test_every_job_once_on_threads_and_in_order_alone(self):
         for concurrency in (1, 8):
@@ -41,36 +55,20 @@ class RunJobs(unittest.TestCase):
 
     def test_an_error_starts_no_new_job_and_the_ones_in_flight_are_written(self):
         started = []
-        lock = threading.Lock()
-
-        def job(n):
-            with lock:
-                started.append(n)
-            if n == 5:
-                raise BadInput("case 5: broken")
-            time.sleep(0.05)
-            return {"n": n}
         writer = Records()
         with self.assertRaises(BadInput):
-            run_jobs(range(100), job, writer, 4)
+            run_jobs(range(100), sleeping_job(started, 0.05, fails=5), writer, 4)
         self.assertLess(len(started), 20)
         self.assertEqual(sorted(r["n"] for r in writer.written), sorted(n for n in started if n != 5))
 
     def test_ctrl_c_lets_the_jobs_in_flight_finish(self):
         started = []
-        lock = threading.Lock()
-
-        def job(n):
-            with lock:
-                started.append(n)
-            time.sleep(0.1)
-            return {"n": n}
         writer = Records()
         timer = threading.Timer(0.15, os.kill, (os.getpid(), signal.SIGINT))
         timer.start()
         self.addCleanup(timer.cancel)
         with self.assertRaises(KeyboardInterrupt):
-            run_jobs(range(200), job, writer, 8)
+            run_jobs(range(200), sleeping_job(started, 0.1), writer, 8)
         self.assertLess(len(started), 50)
         self.assertEqual(sorted(r["n"] for r in writer.written), sorted(started))
 

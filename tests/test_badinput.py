@@ -26,7 +26,7 @@ AI = os.path.join(FIXTURES, "ai")
 CLOSED = "http://127.0.0.1:9/api/query"   # nothing listens; no request is ever made here
 
 FUZZ_CASES = 5000
-CORPUS_SIZE = 86    # malformed files in the corpus below; the README quotes this figure
+CORPUS_SIZE = 88    # malformed files in the corpus below; the README quotes this figure
 FUZZ_SEED = 20261129
 
 
@@ -140,7 +140,12 @@ class Corpus(unittest.TestCase):
             "a 50 MB line": b"{\"id\": \"" + b"x" * (50 * 1024 * 1024) + b"\n",
             "missing id": good[0].replace(b'"id":"mini-en-01",', b""),
             "duplicate": good[0] + good[0],
+            "run.tool a list": good[0].replace(b'"tool":"worked-example"', b'"tool":["x"]'),
+            "platform version a list": good[0].replace(b'"x-assistant-version":"mini-assistant 2.3"',
+                                                       b'"x-assistant-version":["2.3"]'),
         }
+        for label in ("run.tool a list", "platform version a list"):
+            self.assertNotEqual(raw_cases[label], good[0], label)
         for label, data in raw_cases.items():
             path = self.write("raw-bad.jsonl", data)
             self.refused(score, [QUESTIONS, path], "raw-bad.jsonl", f"raw: {label}")

@@ -56,6 +56,8 @@ def read_raw_line(line, where):
     sha = run.get("cases_sha256") if isinstance(run, dict) else None
     if not isinstance(sha, str):
         bad("no run.cases_sha256: this line does not say which question file it answers")
+    if not isinstance(run.get("tool"), (str, type(None))):
+        bad("run.tool must be a string")
     target = get("target")
     spec = target.get("response") if isinstance(target, dict) else None
     if not isinstance(spec, dict) or not isinstance(spec.get("answer"), str):
@@ -88,6 +90,8 @@ def read_raw_line(line, where):
         headers = response.get("headers")
         if isinstance(header, str) and isinstance(headers, dict):
             platform = headers.get(header.lower())
+            if not isinstance(platform, (str, type(None))):
+                bad(f"response.headers.{header.lower()} must be a string")
     derived = derive(response, spec)
     return {"id": qid, "cases_sha256": sha, "run": run, "target": target, "status": status,
             "answer": derived["answer"], "sources": derived["sources"],

@@ -52,13 +52,14 @@ RAW LINE (one per question, JSON Lines, format 1)
   request           method, url, headers, body as sent (secrets redacted)
   attempts          one per try: started_at (UTC), status (or null), error (or
                     null), latency_ms; a second try only when the first got no HTTP 200
-  response          null when no HTTP response came; else status, headers,
+  response          null when no HTTP response came; else status, headers
+                    (lower-cased names, string values),
                     body (text exactly as received, or null when not UTF-8),
                     body_base64 (the bytes when not UTF-8), bytes, truncated
   derived           answer, sources, grounded, problem: read from the body for
                     convenience; score.py derives them again and never trusts these
-  run               run_id, tool, tool_version, git_commit, git_dirty, python,
-                    cases_file, cases_sha256, concurrency"""
+  run               run_id, tool (a string), tool_version, git_commit, git_dirty,
+                    python, cases_file, cases_sha256, concurrency"""
 
 REVIEWS = """\
 REVIEWS FILE (reviews-{quarter}.json, format 1): one JSON object

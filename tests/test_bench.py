@@ -18,7 +18,7 @@ import bench  # noqa: E402
 class StandIn(unittest.TestCase):
     def test_answers_after_the_delay_kept_alive_or_not(self):
         with tempfile.TemporaryDirectory() as tmp:
-            server = bench.slow_server(tmp, b'{"answer": "fixed"}')
+            server = bench.StandIn(tmp, b'{"answer": "fixed"}')
             try:
                 conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
                 for headers in ({}, {}, {"Connection": "close"}):

@@ -251,7 +251,7 @@ def _answer_each(conn, body, delay):
             return
 
 
-def stand_in(body_file, delay=0.05):
+def serve_stand_in(body_file, delay=0.05):
     """Serve on 127.0.0.1 until stdin closes; print the port first.
 
     Its own process, so that its work never competes for the bench's (or the
@@ -272,7 +272,7 @@ def stand_in(body_file, delay=0.05):
         threading.Thread(target=_answer_after, args=(conn, body, delay), daemon=True).start()
 
 
-class slow_server:
+class StandIn:
     """A stand-in server process that answers every request with ``body`` after 50 ms."""
 
     def __init__(self, tmp, body):
@@ -362,7 +362,7 @@ def measure_asking(tmp, questions=400):
     qfile = os.path.join(folder, "questions-ask.json")
     with open(qfile, "w", encoding="utf-8") as fh:
         json.dump(doc, fh)
-    widget = slow_server(folder, b'{"answer": "We do not know.", "sources": [], "grounded": false}')
+    widget = StandIn(folder, b'{"answer": "We do not know.", "sources": [], "grounded": false}')
     try:
         rows += against_ideal(f"run.py {questions} questions", questions, lambda c, run: [
             PY, os.path.join(TOOLS, "run.py"), qfile, os.path.join(folder, f"raw-{c}-{run}.jsonl"),
@@ -391,7 +391,7 @@ def measure_asking(tmp, questions=400):
     atoms = {"atoms": [{"text": "Apply for a permit.", "correctness": "correct", "verified_truth": "yes",
                         "citation": None, "topic": "permits", "specificity": 0.5, "actionability": 0.9,
                         "importance": 3}]}
-    judge = slow_server(folder, json.dumps({"choices": [{"message": {"role": "assistant", "content": json.dumps(atoms)},
+    judge = StandIn(folder, json.dumps({"choices": [{"message": {"role": "assistant", "content": json.dumps(atoms)},
                                                  "finish_reason": "stop"}], "usage": {}}).encode())
     env = {"OPENAI_BASE_URL": f"http://127.0.0.1:{judge.port}/v1"}
     try:
@@ -459,7 +459,7 @@ def main(argv=None):
     parser.add_argument("--stand-in", metavar="BODY_FILE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.stand_in:
-        return stand_in(args.stand_in)
+        return serve_stand_in(args.stand_in)
     rng = random.Random(SEED)
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:

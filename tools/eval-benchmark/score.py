@@ -372,6 +372,7 @@ def _score(files, reviews_path, decline_as_of, history_path, keep_detail, jobs):
     def take(index, result):
         by_sha = loaded["by_sha"]
         named = [by_sha.get(sha) for sha in result["shas"]]
+        reread = None
         for qid, number, sha, *kept in result["answers"]:
             qset = named[sha]
             if qset is None:
@@ -390,7 +391,8 @@ def _score(files, reviews_path, decline_as_of, history_path, keep_detail, jobs):
             got = dict(zip(answers.KEPT, kept))
             analysis = kept[len(answers.KEPT):]
             if got["answer"] is False and (keep_detail or analysis[2] != q["lang"]):
-                got["answer"] = answers.answer_at(chunks[index], number)
+                reread = reread or answers.Reread(chunks[index])
+                got["answer"] = reread.answer(number)
             mechanical, details = judge(q, got, phrases, analysis)
             judged[qid] = make_row(q, got, mechanical, details if keep_detail else None)
         if result["error"]:

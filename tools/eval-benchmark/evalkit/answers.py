@@ -29,7 +29,7 @@ _LINE = re.compile(r"(\d+)(:.*)\Z", re.DOTALL)
 # of an answer's tuple (``read_chunk``). The answer itself is kept only where
 # the rows show it (``State.keep_answers``) or where the line names no
 # language its letters could be counted in (a question of another language
-# than the line's has it read again: ``answer_at``); else it is False.
+# than the line's has it read again: ``Reread``); else it is False.
 KEPT = ("status", "answer", "sources", "grounded", "latency_ms", "problem", "attempts")
 
 
@@ -134,15 +134,21 @@ def read_chunk(state, chunk):
     return {"answers": answers, "shas": list(shas), "facts": facts, "error": error}
 
 
-def answer_at(chunk, number):
-    """The answer of line ``number`` of a chunk, read again: wanted only when
-    a line names another language than its question's and the answer was
-    not kept (``read_chunk``)."""
-    path, start, end = chunk
-    for at, line in iter_jsonl(path, start, end):
-        if at == number:
-            return read_raw_line(line, f"{path}:{at}")["answer"]
-    raise BadInput(f"{path}: changed while being scored")
+class Reread:
+    """Answers of a chunk's lines read again, wanted only where a line names
+    another language than its question's and the answer was not kept
+    (``read_chunk``). Asked for in increasing line order, so the chunk is
+    read once, however many of its lines are wanted."""
+
+    def __init__(self, chunk):
+        self.path, start, end = chunk
+        self._lines = iter_jsonl(self.path, start, end)
+
+    def answer(self, number):
+        for at, line in self._lines:
+            if at == number:
+                return read_raw_line(line, f"{self.path}:{at}")["answer"]
+        raise BadInput(f"{self.path}: changed while being scored")
 
 
 class Chunked:

@@ -36,21 +36,26 @@ LOOPBACK = ("localhost", "127.0.0.1", "::1")
 USER_AGENT = "Python-urllib/%d.%d" % sys.version_info[:2]
 
 
-_PROXIED = []  # urllib's opener, built once when a proxy is first used
+_OPENERS = {}  # urllib openers by the proxies they go through, built when first needed
 
 
-def _proxied_opener():
+def _opener(proxies):
     # urllib is imported only here: a run against a direct or loopback URL
-    # never needs it, and its imports cost start-up. Sharing one opener
-    # across threads is what urllib.request.urlopen does.
-    if not _PROXIED:
+    # never needs it, and its imports cost start-up. The proxies are those of
+    # the environment at the time of the request, as _proxy_for decided with
+    # them, not as they were when an opener was first built. Sharing one
+    # opener across threads is what urllib.request.urlopen does.
+    key = tuple(sorted(proxies.items()))
+    opener = _OPENERS.get(key)
+    if opener is None:
         import urllib.request
 
         class NoRedirect(urllib.request.HTTPRedirectHandler):
             def redirect_request(self, req, fp, code, msg, headers, newurl):
                 return None
-        _PROXIED.append(urllib.request.build_opener(NoRedirect()))
-    return _PROXIED[0]
+        opener = _OPENERS[key] = urllib.request.build_opener(
+            NoRedirect(), urllib.request.ProxyHandler(proxies))
+    return opener
 
 
 def _is_loopback(host):
@@ -145,7 +150,7 @@ def _exchange_proxied(method, url, headers, data, timeout, deadline, cap, seen):
     import urllib.request
     request = urllib.request.Request(url, data=data, method=method, headers=headers)
     try:
-        resp = _proxied_opener().open(request, timeout=timeout)
+        resp = _opener(urllib.request.getproxies()).open(request, timeout=timeout)
     except urllib.error.HTTPError as exc:
         resp = exc  # an error status still has headers and a body worth keeping
     seen["status"] = resp.status if hasattr(resp, "status") else resp.code

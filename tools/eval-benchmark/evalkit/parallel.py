@@ -9,8 +9,8 @@ built its state (score.py reads the question files there, while the workers
 start), and hands each result on as soon as the chunks before it are in, so
 that the results are dealt with while the workers still work, and need not
 all be held at once. It takes a chunk of its own only when no worker's
-result is waiting: a worker whose results wait stops, and this process is
-the only one that can hand them on.
+result is waiting, as it is the only one that can hand them on (a worker
+stops once eight of its results wait).
 
 A worker that fails or dies costs time, not results: whatever chunk it did
 not deliver is done again here, where an error shows itself normally. The
@@ -19,7 +19,6 @@ process and of many is the same, byte for byte (tests/test_score.py).
 """
 
 import pickle
-import queue
 
 
 def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, consume,
@@ -40,12 +39,21 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, consume
     import multiprocessing
     ctx = multiprocessing.get_context("spawn")
     counter = ctx.Value("l", 0)
-    results = ctx.Queue(8)
+    # One pipe from the workers, a result pickled by the worker's main
+    # thread: a multiprocessing.Queue pickles in its feeder thread, which
+    # took turns at the GIL with the worker's work (a chunk took 49 us a line
+    # in a worker against 34 here).
+    reader, writer = ctx.Pipe(duplex=False)
+    _widen(writer)
+    lock = ctx.Lock()
     workers = [ctx.Process(target=_worker, daemon=True,
-                           args=(worker_init, worker_args, work, chunks, counter, results))
+                           args=(worker_init, worker_args, work, chunks, counter, writer, lock))
                for _ in range(min(jobs, len(chunks)) - 1)]
-    for process in workers:
-        process.start()
+    try:
+        for process in workers:
+            process.start()
+    finally:
+        writer.close()  # the workers hold it now: once they are gone, the pipe ends
     done = {}
     order = _InOrder(done, consume)
     running = len(workers)
@@ -54,12 +62,12 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, consume
         state = state_of(made)
         own = received = 0
         while True:
-            # Results come first: only this process can hand them on, and a
-            # worker whose results wait in the queue stops. Each worker that
-            # has not finished holds at most one chunk it is still working on;
-            # more chunks taken than that, and at least one result is on its way.
-            if running and counter.value - own - received > running:
-                item = _get(results, workers)
+            # Results come first: only this process can hand them on. One is
+            # waiting when the pipe holds something, or when more chunks are
+            # taken than the workers that have not finished can be working
+            # on (one each).
+            if running and (reader.poll() or counter.value - own - received > running):
+                item = _get(reader, workers)
                 if item is _LOST:
                     running = 0  # its chunks are done below
                     continue
@@ -74,7 +82,7 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, consume
             done[index] = work(state, chunks[index])
             order.flush()
         while running:
-            item = _get(results, workers)
+            item = _get(reader, workers)
             if item is _LOST:
                 break  # a worker died without saying so: its chunks are done below
             running -= _keep(item, done)
@@ -88,9 +96,22 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, consume
             if process.is_alive():
                 process.terminate()
             process.join()
-        results.close()
-        results.join_thread()
+        reader.close()
     return made
+
+
+# A chunk's result is about a quarter of its bytes (answers.CHUNK_BYTES):
+# a pipe this large takes it in one write, and the worker goes on while it
+# waits to be read. Linux only; elsewhere the pipe keeps its size.
+PIPE_BYTES = 1 << 20
+
+
+def _widen(connection):
+    try:
+        import fcntl
+        fcntl.fcntl(connection.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+    except (ImportError, AttributeError, OSError):
+        pass  # not Linux, or a system whose pipes may not grow this large
 
 
 class _InOrder:
@@ -110,21 +131,23 @@ class _InOrder:
 _LOST = object()
 
 
-def _get(results, workers):
+def _get(reader, workers):
     """The next item from the workers, or _LOST when none is alive to send it."""
     while True:
-        try:
-            return results.get(timeout=0.5)
-        except queue.Empty:
-            if not any(process.is_alive() for process in workers) and results.empty():
+        if reader.poll(0.5):
+            try:
+                return pickle.loads(reader.recv_bytes())
+            except EOFError:  # every worker has ended
                 return _LOST
+        if not any(process.is_alive() for process in workers) and not reader.poll():
+            return _LOST
 
 
 def _keep(item, done):
     """Keep a worker's ``(index, result)``; 1 when the item says it finished."""
     if item is None:
         return 1
-    done[item[0]] = pickle.loads(item[1])
+    done[item[0]] = item[1]
     return 0
 
 
@@ -137,18 +160,31 @@ def _next(counter, count):
     return index
 
 
-def _worker(worker_init, worker_args, work, chunks, counter, results):
+def _worker(worker_init, worker_args, work, chunks, counter, writer, lock):
+    import queue
+    import threading
+    # Results are pickled here and written by a thread of their own, so
+    # this thread goes on with the next chunk while one waits to be read.
+    outbox = queue.Queue(8)
+    sender = threading.Thread(target=_sender, args=(outbox, writer, lock), daemon=True)
+    sender.start()
     try:
         state = worker_init(*worker_args)
         while True:
             index = _next(counter, len(chunks))
             if index is None:
                 break
-            # Pickled here, not by the queue's feeder thread: pickling there
-            # while this thread works on the next chunk, the two took turns
-            # at the GIL, and a chunk took 49 us a line instead of 38.
-            results.put((index, pickle.dumps(work(state, chunks[index]),
-                                             pickle.HIGHEST_PROTOCOL)))
+            outbox.put(pickle.dumps((index, work(state, chunks[index])), pickle.HIGHEST_PROTOCOL))
     except BaseException:  # the parent does the chunk again and reports what it finds
         pass
-    results.put(None)
+    outbox.put(None)
+    sender.join()
+
+
+def _sender(outbox, writer, lock):
+    while True:
+        data = outbox.get()
+        with lock:  # a message longer than the pipe's atomic write must not interleave
+            writer.send_bytes(pickle.dumps(None) if data is None else data)
+        if data is None:
+            return

@@ -100,9 +100,9 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, consume
     return made
 
 
-# A chunk's result is about a quarter of its bytes (answers.CHUNK_BYTES):
-# a pipe this large takes it in one write, and the worker goes on while it
-# waits to be read. Linux only; elsewhere the pipe keeps its size.
+# Room for two of score.py's results (a quarter of answers.CHUNK_BYTES
+# each): the worker's thread writes one at once and the worker goes on while
+# it waits to be read. Linux only; elsewhere the pipe keeps its size.
 PIPE_BYTES = 1 << 20
 
 

@@ -36,22 +36,40 @@ def median_ms(values):
 _VERDICTS = operator.itemgetter(*MEASURES)
 
 
-def _tally(rows, tallies=None):
-    """Count rows by (set, lang) in one pass: how often each pattern of
-    verdicts (after review, mechanical) occurs, and the latencies that count."""
-    tallies = {} if tallies is None else tallies
-    for row in rows:
+class Tally:
+    """Rows counted by (set, lang) as they are made: how often each pattern
+    of verdicts (after review, mechanical) occurs, and the latencies that
+    count. score.py counts each row as it judges it, while the other
+    processes still read answers, rather than all of them at the end."""
+
+    def __init__(self):
+        self.parts = {}
+
+    def add(self, row):
         key = (row["set"], row["lang"])
-        tally = tallies.get(key)
-        if tally is None:
-            tally = tallies[key] = ({}, [])
-        patterns, latencies = tally
+        part = self.parts.get(key)
+        if part is None:
+            part = self.parts[key] = ({}, [])
+        patterns, latencies = part
         after = None if row["faulty"] else _VERDICTS(row["after_review"])
         pattern = (after, _VERDICTS(row["mechanical"]))
         patterns[pattern] = patterns.get(pattern, 0) + 1
         if after is not None and row["after_review"]["delivered"] and row["latency_ms"] is not None:
             latencies.append(row["latency_ms"])
-    return tallies
+
+    def groups(self, set_order):
+        """Per set and language, per set, and in total, in a fixed order."""
+        parts = self.parts
+        out = []
+        for set_name in set_order:
+            langs = [lang for lang in LANG_ORDER if (set_name, lang) in parts]
+            for lang in langs:
+                out.append({"set": set_name, "lang": lang, **_summary([parts[set_name, lang]])})
+            out.append({"set": set_name, "lang": "all",
+                        **_summary([parts[set_name, lang] for lang in langs])})
+        if len(set_order) > 1:
+            out.append({"set": "all", "lang": "all", **_summary(list(parts.values()))})
+        return out
 
 
 def _summary(tallies):
@@ -86,26 +104,6 @@ def _summary(tallies):
     out["median_latency_ms"] = median_ms(latencies)
     out["questions"] = questions
     out["faulty"] = faulty
-    return out
-
-
-def group_summary(rows):
-    """The figures of one group of question rows."""
-    return _summary(_tally(rows).values())
-
-
-def groups(rows, set_order):
-    """Per set and language, per set, and in total, in a fixed order."""
-    tallies = _tally(rows)
-    out = []
-    for set_name in set_order:
-        langs = [lang for lang in LANG_ORDER if (set_name, lang) in tallies]
-        for lang in langs:
-            out.append({"set": set_name, "lang": lang, **_summary([tallies[set_name, lang]])})
-        out.append({"set": set_name, "lang": "all",
-                    **_summary([tallies[set_name, lang] for lang in langs])})
-    if len(set_order) > 1:
-        out.append({"set": "all", "lang": "all", **_summary(list(tallies.values()))})
     return out
 
 

@@ -130,31 +130,42 @@ def judge(question, got, decline_phrases, analysis=None):
     if counted != question["lang"]:
         mine, letters = script_share(got["answer"] or "", question["lang"])
     delivered = got["status"] == 200 and not blank
-    verdicts = dict.fromkeys(MEASURES)
-    details = {}
-    verdicts["delivered"] = delivered
-    details["letters"] = {"in_script": mine, "all": letters}
-    verdicts["in_question_language"] = delivered and share_passes(mine, letters, question["lang"])
+    details = {"letters": {"in_script": mine, "all": letters}}
+    in_language = delivered and share_passes(mine, letters, question["lang"])
     if question["kind"] == "answerable":
         found = []
         for group in question["facts"]:
             hit = next((s for s in group if contains_normalized(hay, normalize(s))), None)
             found.append(hit)
         details["facts_found"] = found
-        verdicts["correct_facts"] = delivered and all(hit is not None for hit in found)
         wanted = {normalize_url(u) for u in [question["source_url"]] + question["also_source_urls"]}
         cited = sorted({normalize_url(s) for s in got["sources"]} & wanted)
         details["right_sources"] = cited
-        verdicts["right_page_cited"] = delivered and bool(cited)
+        verdicts = (delivered, delivered and all(hit is not None for hit in found),
+                    delivered and bool(cited), in_language, None)
     else:
         phrase = decline if decline is not False else first_phrase(hay, decline_phrases)
         invented = [s for s in question["must_not_include"]
                     if contains_normalized(hay, normalize(s))]
         details.update(decline_phrase=phrase, must_not_include_found=invented,
                        grounded=got["grounded"])
-        verdicts["declined_when_not_on_site"] = delivered and (
-            got["grounded"] is False or phrase is not None) and not invented
-    return verdicts, details
+        verdicts = (delivered, None, None, in_language, delivered and (
+            got["grounded"] is False or phrase is not None) and not invented)
+    return _verdicts(verdicts), details
+
+
+_VERDICT_DICTS = {}
+
+
+def _verdicts(values):
+    """The verdicts as a dict in MEASURES order, one dict shared by every
+    answer with the same verdicts (never changed: a review changes a copy).
+    There are a few dozen patterns; 100,000 dicts of their own were 20 MB
+    to build and to free."""
+    made = _VERDICT_DICTS.get(values)
+    if made is None:
+        made = _VERDICT_DICTS[values] = dict(zip(MEASURES, values))
+    return made
 
 
 def decline_matchers(phrases):

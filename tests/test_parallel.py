@@ -84,19 +84,27 @@ class MapChunks(unittest.TestCase):
                              main_after(1.0))
         self.assertEqual([r[1] for r in results], [n * n for n in range(10)])
 
-    @unittest.skipUnless(hasattr(__import__("fcntl") if os.name == "posix" else None,
-                                 "F_GETPIPE_SZ"), "pipes have a fixed size here")
-    def test_the_pipe_takes_a_whole_result(self):
-        import fcntl
-        import multiprocessing
-        reader, writer = multiprocessing.get_context("spawn").Pipe(duplex=False)
-        with reader, writer:
-            parallel._widen(writer)
-            size = fcntl.fcntl(writer.fileno(), fcntl.F_GETPIPE_SZ)
-        with open("/proc/sys/fs/pipe-max-size") as fh:
-            allowed = int(fh.read())
-        # Past the system's limit the pipe keeps Linux's default size.
-        self.assertEqual(size, parallel.PIPE_BYTES if allowed >= parallel.PIPE_BYTES else 65536)
+    def test_a_worker_waits_when_too_many_results_wait(self):
+        # While this process reads its question files it reads no result:
+        # the workers write WAITING results and wait, then go on.
+        with tempfile.TemporaryDirectory() as tmp:
+            seen = {}
+
+            def local_init():
+                time.sleep(1.0)
+                (folder,) = os.listdir(tmp)
+                seen["waiting"] = len(os.listdir(os.path.join(tmp, folder)))
+                return "main"
+            saved, parallel.WAITING = parallel.WAITING, 2
+            tempfile.tempdir, saved_tmp = tmp, tempfile.tempdir
+            try:
+                _, results = run(square, list(range(40)), 3, worker_state, ("worker",),
+                                 local_init)
+            finally:
+                parallel.WAITING, tempfile.tempdir = saved, saved_tmp
+            self.assertEqual(seen["waiting"], 2)
+            self.assertEqual([r[1] for r in results], [n * n for n in range(40)])
+            self.assertEqual(os.listdir(tmp), [])  # the results' folder is gone
 
     def test_an_error_here_stops_the_workers(self):
         def bad_local():

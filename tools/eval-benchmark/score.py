@@ -378,7 +378,8 @@ def _score(files, reviews_path, decline_as_of, history_path, keep_detail, jobs):
         by_sha = loaded["by_sha"]
         named = [by_sha.get(sha) for sha in result["shas"]]
         reread = None
-        for qid, number, sha, *kept in result["answers"]:
+        for (qid, number, sha, status, answer, sources, grounded, latency, problem, attempts,
+             *analysis) in result["answers"]:
             qset = named[sha]
             if qset is None:
                 raise BadInput(
@@ -393,11 +394,11 @@ def _score(files, reviews_path, decline_as_of, history_path, keep_detail, jobs):
                 raise BadInput(f"{located.where(index, number)}: a second answer to {qid} "
                                f"(first at {located.where(*seen[qid])})")
             seen[qid] = (index, number)
-            got = dict(zip(answers.KEPT, kept))
-            analysis = kept[len(answers.KEPT):]
-            if got["answer"] is False and (keep_detail or analysis[2] != q["lang"]):
+            if answer is False and (keep_detail or analysis[2] != q["lang"]):
                 reread = reread or answers.Reread(chunks[index])
-                got["answer"] = reread.answer(number)
+                answer = reread.answer(number)
+            got = {"status": status, "answer": answer, "sources": sources, "grounded": grounded,
+                   "latency_ms": latency, "problem": problem, "attempts": attempts}
             mechanical, details = judge(q, got, phrases, analysis)
             judged[qid] = row = make_row(q, got, mechanical, details if keep_detail else None)
             tally.add(row)

@@ -26,12 +26,6 @@ from .measures import analyze_answer, read_raw_line
 # nothing next to reading it.
 CHUNK_BYTES = 3 << 19  # 1.5 MB
 _LINE = re.compile(r"(\d+)(:.*)\Z", re.DOTALL)
-# What judging and the rows need of a line besides its analysis, in the order
-# of an answer's tuple (``read_chunk``). The answer itself is kept only where
-# the rows show it (``State.keep_answers``) or where the line names no
-# language its letters could be counted in (a question of another language
-# than the line's has it read again: ``Reread``); else it is False.
-KEPT = ("status", "answer", "sources", "grounded", "latency_ms", "problem", "attempts")
 
 
 class RunFacts:
@@ -107,9 +101,16 @@ def read_chunk(state, chunk):
     after "file:line")``).
 
     Each answer is a flat tuple, in file order: id, line in the chunk, index
-    in ``shas``, the KEPT fields, then ``measures.analyze_answer``'s. Flat
-    tuples, and each sha256 sent once, took half the time of dicts to send
-    to this process and back."""
+    in ``shas``, what judging and the rows need of the line (status, answer,
+    sources, grounded, latency_ms, problem, attempts), then
+    ``measures.analyze_answer``'s six. score.py's ``take`` unpacks it in this
+    order. Flat tuples, and each sha256 sent once, took half the time of dicts
+    to send to this process and back.
+
+    The answer itself is kept only where the rows show it
+    (``State.keep_answers``) or where the line's language is not the one its
+    letters were counted in; else it is False, and a question of another
+    language than its line's has it read again (``Reread``)."""
     path, start, end = chunk
     facts = RunFacts()
     shas = {}

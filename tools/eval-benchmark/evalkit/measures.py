@@ -135,7 +135,11 @@ def judge(question, got, decline_phrases, analysis=None):
     if question["kind"] == "answerable":
         found = []
         for group in question["facts"]:
-            hit = next((s for s in group if contains_normalized(hay, normalize(s))), None)
+            hit = None
+            for spelling in group:
+                if contains_normalized(hay, normalize(spelling)):
+                    hit = spelling
+                    break
             found.append(hit)
         details["facts_found"] = found
         wanted = {normalize_url(u) for u in [question["source_url"]] + question["also_source_urls"]}

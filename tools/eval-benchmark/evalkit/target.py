@@ -136,6 +136,8 @@ _PARTS = {}  # a profile's few paths, split once: get_path runs four times an an
 
 def get_path(doc, path):
     """Follow a dotted path (``data.items.0.text``); None when it is absent."""
+    if type(doc) is dict and "." not in path:  # one key of an object: most profiles' paths
+        return doc.get(path)
     value = doc
     parts = _PARTS.get(path)
     if parts is None:

@@ -2,7 +2,10 @@
 them, and a worker that fails or dies costs time, never a result."""
 
 import os
+import subprocess
+import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -50,6 +53,16 @@ def run(work, chunks, jobs, init, args, local_init):
 
 
 class MapChunks(unittest.TestCase):
+    """Run with the start method map_chunks picks here (fork on Linux when
+    no other thread runs, else spawn); the classes below force each."""
+    method = None
+
+    def setUp(self):
+        if self.method:
+            saved = parallel._start_method
+            parallel._start_method = lambda: self.method
+            self.addCleanup(setattr, parallel, "_start_method", saved)
+
     def test_results_in_chunk_order_from_several_processes(self):
         made, results = run(square, list(range(60)), 3, worker_state, ("worker",),
                                             main_after(0.3))
@@ -124,6 +137,43 @@ class MapChunks(unittest.TestCase):
         # A worker left to finish would take about 10 s for the chunks left.
         self.assertLess(time.monotonic() - started, 5.0)
         self.assertEqual(multiprocessing.active_children(), [])
+
+
+class SpawnedWorkers(MapChunks):
+    method = "spawn"
+
+
+@unittest.skipUnless(sys.platform.startswith("linux"), "workers are forked on Linux only")
+class ForkedWorkers(MapChunks):
+    method = "fork"
+
+
+class StartMethod(unittest.TestCase):
+    def test_spawned_while_another_thread_runs(self):
+        stop = threading.Event()
+        other = threading.Thread(target=stop.wait)
+        other.start()
+        try:
+            self.assertEqual(parallel._start_method(), "spawn")
+        finally:
+            stop.set()
+            other.join()
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "workers are forked on Linux only")
+    def test_a_forked_worker_writes_nothing_this_process_had_not_written(self):
+        # stdout to a pipe is buffered: without a flush before the fork, the
+        # worker would write "before" a second time when it ends.
+        code = ("import sys; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2])\n"
+                "from evalkit import parallel\n"
+                "from tests.test_parallel import square, worker_state\n"
+                "sys.stdout.write('before ')\n"
+                "assert parallel._start_method() == 'fork'\n"
+                "parallel.map_chunks(square, list(range(20)), 2, worker_state, ('w',),\n"
+                "                    lambda: 'main', lambda i, r: None)\n"
+                "sys.stdout.write('after')\n")
+        out = subprocess.run([sys.executable, "-c", code, support.TOOLS, support.ROOT],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual((out.returncode, out.stdout, out.stderr), (0, "before after", ""))
 
 
 if __name__ == "__main__":

@@ -119,6 +119,33 @@ class MapChunks(unittest.TestCase):
             self.assertEqual([r[1] for r in results], [n * n for n in range(40)])
             self.assertEqual(os.listdir(tmp), [])  # the results' folder is gone
 
+    def test_results_that_cannot_be_read_back_are_done_here(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            def local_init():
+                time.sleep(1.0)  # the workers write results meanwhile; they are lost
+                (folder,) = os.listdir(tmp)
+                for name in os.listdir(os.path.join(tmp, folder)):
+                    os.remove(os.path.join(tmp, folder, name))
+                return "main"
+            tempfile.tempdir, saved_tmp = tmp, tempfile.tempdir
+            try:
+                _, results = run(square, list(range(40)), 3, worker_state, ("worker",),
+                                 local_init)
+            finally:
+                tempfile.tempdir = saved_tmp
+        self.assertEqual([r[1] for r in results], [n * n for n in range(40)])
+        self.assertIn("main", {r[0] for r in results[:5]})  # the lost ones, done here
+
+    def test_without_a_temporary_folder_one_process_does_all(self):
+        tempfile.tempdir, saved_tmp = "/nonexistent/folder", tempfile.tempdir
+        try:
+            _, results = run(square, list(range(10)), 3, worker_state, ("worker",),
+                             lambda: "main")
+        finally:
+            tempfile.tempdir = saved_tmp
+        self.assertEqual([r[1] for r in results], [n * n for n in range(10)])
+        self.assertEqual({r[2] for r in results}, {os.getpid()})
+
     def test_an_error_here_stops_the_workers(self):
         def bad_local():
             raise ValueError("bad question file")

@@ -10,9 +10,8 @@ safely. (multiprocessing flushes the standard streams before it forks, so a
 worker never writes again what this process had buffered.)
 
 Each worker builds its own state once (``worker_init(*worker_args)``), then
-takes the next chunk from a shared
-counter until none is left, so a slow start or a slow chunk does not hold the
-others back. This process works on chunks too, once ``local_init()`` has
+takes the next chunk from a shared counter until none is left, so a slow
+start or a slow chunk does not hold the others back. This process works on chunks too, once ``local_init()`` has
 built its state (score.py reads the question files there, while the workers
 start), and hands each result on as soon as the chunks before it are in, so
 that the results are dealt with while the workers still work, and need not
@@ -21,7 +20,8 @@ result is waiting, as it is the only one that can hand them on.
 
 A worker hands a result over in a file of a private temporary folder,
 removed when the work is done, and says which through a pipe; at most
-WAITING results wait to be read.
+WAITING results wait to be read. Where no such folder can be made, this
+process does every chunk itself.
 
 A worker that fails or dies costs time, not results: whatever chunk it did
 not deliver is done again here, where an error shows itself normally. The
@@ -45,16 +45,10 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, consume
     returns (default: all of it)."""
     state_of = state_of or (lambda made: made)
     if jobs <= 1 or len(chunks) <= 1:
-        made = local_init()
-        state = state_of(made)
-        for index, chunk in enumerate(chunks):
-            consume(index, work(state, chunk))
-        return made
+        return _alone(work, chunks, local_init, state_of, consume)
     import multiprocessing
     import shutil
     import tempfile
-    ctx = multiprocessing.get_context(_start_method())
-    counter = ctx.Value("l", 0)
     # A worker writes each result to a file of its own and says so through
     # the pipe in a message of eight bytes, which no other worker's can cut
     # into and which never fills the pipe: the worker goes on at once, while
@@ -62,22 +56,43 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, consume
     # multiprocessing.Queue pickles and writes in a feeder thread, which took
     # turns at the GIL with the worker's work: a chunk took 49 us a line in a
     # worker against 34 here, and 40 us with a writing thread of our own.
+    try:
+        folder = tempfile.mkdtemp(prefix="evalkit-")
+    except OSError:  # no temporary folder to hand results over in
+        return _alone(work, chunks, local_init, state_of, consume)
+    try:
+        return _shared(work, chunks, jobs, worker_init, worker_args, local_init, consume,
+                       state_of, multiprocessing.get_context(_start_method()), folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alone(work, chunks, local_init, state_of, consume):
+    made = local_init()
+    state = state_of(made)
+    for index, chunk in enumerate(chunks):
+        consume(index, work(state, chunk))
+    return made
+
+
+def _shared(work, chunks, jobs, worker_init, worker_args, local_init, consume, state_of,
+            ctx, folder):
+    counter = ctx.Value("l", 0)
     room = ctx.BoundedSemaphore(WAITING)
-    folder = tempfile.mkdtemp(prefix="evalkit-")
     reader, writer = ctx.Pipe(duplex=False)
     workers = [ctx.Process(target=_worker, daemon=True,
                            args=(worker_init, worker_args, work, chunks, counter, writer,
                                  folder, room))
                for _ in range(min(jobs, len(chunks)) - 1)]
-    try:
-        for process in workers:
-            process.start()
-    finally:
-        writer.close()  # the workers hold it now: once they are gone, the pipe ends
     done = {}
     order = _InOrder(done, consume)
     running = len(workers)
     try:
+        try:
+            for process in workers:
+                process.start()
+        finally:
+            writer.close()  # the workers hold it now: once they are gone, the pipe ends
         made = local_init()
         state = state_of(made)
         own = received = 0
@@ -113,11 +128,12 @@ def map_chunks(work, chunks, jobs, worker_init, worker_args, local_init, consume
             order.flush()
     finally:
         for process in workers:
+            if process.pid is None:
+                continue  # never started
             if process.is_alive():
                 process.terminate()
             process.join()
         reader.close()
-        shutil.rmtree(folder, ignore_errors=True)
     return made
 
 
@@ -162,14 +178,21 @@ def _get(reader, workers):
 
 
 def _keep(index, done, folder, room):
-    """Read the result a worker wrote for ``index``; 1 when it finished instead."""
+    """Read the result a worker wrote for ``index``; 1 when it finished instead.
+
+    A result that cannot be read back (its file gone or cut short) is left
+    out: the chunk is done again here once the workers are through."""
     if index == _FINISHED:
         return 1
     path = os.path.join(folder, str(index))
-    with open(path, "rb") as fh:
-        done[index] = pickle.load(fh)
-    os.remove(path)
-    room.release()
+    try:
+        with open(path, "rb") as fh:
+            done[index] = pickle.load(fh)
+        os.remove(path)
+    except (OSError, EOFError, pickle.UnpicklingError):
+        pass
+    finally:
+        room.release()
     return 0
 
 

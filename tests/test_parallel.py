@@ -52,16 +52,15 @@ def run(work, chunks, jobs, init, args, local_init):
     return made, results
 
 
-class MapChunks(unittest.TestCase):
-    """Run with the start method map_chunks picks here (fork on Linux when
-    no other thread runs, else spawn); the classes below force each."""
+class MapChunks:
+    """Run once with workers spawned and once forked (the classes below):
+    map_chunks picks fork on Linux when no other thread runs, else spawn."""
     method = None
 
     def setUp(self):
-        if self.method:
-            saved = parallel._start_method
-            parallel._start_method = lambda: self.method
-            self.addCleanup(setattr, parallel, "_start_method", saved)
+        saved = parallel._start_method
+        parallel._start_method = lambda: self.method
+        self.addCleanup(setattr, parallel, "_start_method", saved)
 
     def test_results_in_chunk_order_from_several_processes(self):
         made, results = run(square, list(range(60)), 3, worker_state, ("worker",),
@@ -104,7 +103,7 @@ class MapChunks(unittest.TestCase):
             seen = {}
 
             def local_init():
-                time.sleep(1.0)
+                time.sleep(1.0)  # long enough for a worker spawned on a busy machine
                 (folder,) = os.listdir(tmp)
                 seen["waiting"] = len(os.listdir(os.path.join(tmp, folder)))
                 return "main"
@@ -122,7 +121,7 @@ class MapChunks(unittest.TestCase):
     def test_results_that_cannot_be_read_back_are_done_here(self):
         with tempfile.TemporaryDirectory() as tmp:
             def local_init():
-                time.sleep(1.0)  # the workers write results meanwhile; they are lost
+                time.sleep(0.5)  # the workers write results meanwhile; they are lost
                 (folder,) = os.listdir(tmp)
                 for name in os.listdir(os.path.join(tmp, folder)):
                     os.remove(os.path.join(tmp, folder, name))
@@ -166,12 +165,12 @@ class MapChunks(unittest.TestCase):
         self.assertEqual(multiprocessing.active_children(), [])
 
 
-class SpawnedWorkers(MapChunks):
+class SpawnedWorkers(MapChunks, unittest.TestCase):
     method = "spawn"
 
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "workers are forked on Linux only")
-class ForkedWorkers(MapChunks):
+class ForkedWorkers(MapChunks, unittest.TestCase):
     method = "fork"
 
 

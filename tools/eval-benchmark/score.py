@@ -279,7 +279,7 @@ def load_history(path):
 
 def auto_jobs(raw_files):
     """Processes for judging: one per core for runs large enough to gain
-    from more than one (a spawned process costs about 0.1 s to start)."""
+    from more than one (a worker process costs up to 0.1 s to start)."""
     total = 0
     for path in raw_files:
         try:

@@ -184,7 +184,7 @@ def _keep(index, done, folder, room):
     out: the chunk is done again here once the workers are through."""
     if index == _FINISHED:
         return 1
-    path = os.path.join(folder, str(index))
+    path = _result_path(folder, index)
     try:
         with open(path, "rb") as fh:
             done[index] = pickle.load(fh)
@@ -194,6 +194,10 @@ def _keep(index, done, folder, room):
     finally:
         room.release()
     return 0
+
+
+def _result_path(folder, index):
+    return os.path.join(folder, str(index))
 
 
 def _next(counter, count):
@@ -214,7 +218,7 @@ def _worker(worker_init, worker_args, work, chunks, counter, writer, folder, roo
                 break
             data = pickle.dumps(work(state, chunks[index]), pickle.HIGHEST_PROTOCOL)
             room.acquire()
-            with open(os.path.join(folder, str(index)), "wb") as fh:
+            with open(_result_path(folder, index), "wb") as fh:
                 fh.write(data)
             os.write(writer.fileno(), _MESSAGE.pack(index))
     except BaseException:  # the parent does the chunk again and reports what it finds

@@ -138,12 +138,18 @@ def get_path(doc, path):
     """Follow a dotted path (``data.items.0.text``); None when it is absent."""
     if type(doc) is dict and "." not in path:  # one key of an object: most profiles' paths
         return doc.get(path)
-    value = doc
     parts = _PARTS.get(path)
     if parts is None:
         parts = tuple(path.split("."))
         if len(_PARTS) < 64:  # raw lines carry their own paths: kept bounded
             _PARTS[path] = parts
+    return follow(doc, parts)
+
+
+def follow(doc, parts):
+    """The rule of a path: each part a key of an object, or an index of a
+    list; None as soon as one is absent."""
+    value = doc
     for part in parts:
         if isinstance(value, dict) and part in value:
             value = value[part]

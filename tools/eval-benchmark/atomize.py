@@ -65,7 +65,7 @@ def answers_to_atomize(raw_path, limit):
     """Delivered scenario answers: ``[(where, line, answer text)]``, and the
     ids that had none."""
     from evalkit.jsonl import iter_jsonl
-    from evalkit.providers import answer_text
+    from evalkit.responses import answer_text
     out, missing = [], []
     for number, line in iter_jsonl(raw_path):
         where = f"{raw_path}:{number}"

@@ -89,7 +89,8 @@ def ask(profile, url, question, widget_key, timeout, retry_pause, cap):
     """Ask one question (one retry on a failed request); the raw fields."""
     import json
     from evalkit import http
-    from evalkit.target import build_request, derive
+    from evalkit.responses import derive
+    from evalkit.target import build_request
 
     sent, recorded = build_request(profile, url, question, widget_key)
     data = None

@@ -20,7 +20,7 @@ every measure that applies to its question: the visitor got nothing.
 """
 
 from . import BadInput
-from .target import derive
+from .responses import derive
 from .textmatch import SCRIPTS, analyze, contains_normalized, normalize, script_share, share_passes
 from .urls import normalize_url_cached as normalize_url
 

@@ -22,7 +22,7 @@ from . import BadInput, VERSION
 from .atomscore import DIMENSIONS, JargonTable, SourceTable, score_answer
 from .atoms import validate, variant_of
 from .jsonl import iter_jsonl
-from .providers import answer_text
+from .responses import answer_text
 
 
 def read_raw(paths, scenarios):

@@ -6,16 +6,15 @@ URL, headers and body take ``{question}``, ``{page_url}``, ``{widget_key}``,
 secret by assumption: the request recorded in the raw line carries
 ``[redacted:NAME]`` in its place, never the value.
 
-``extract`` reads the answer, the source URLs and the grounding flag out of a
-response body by the profile's paths. It is what score.py runs again on every
-raw body, so an earlier parse is never trusted.
+Reading the answer back out of a recorded response is evalkit/responses.py's
+job, apart from this asking code, so that scoring needs none of it.
 """
 
 import os
 import re
 
 from . import BadInput
-from .jsonl import loads_plain, read_json
+from .jsonl import read_json
 
 PROFILE_KEYS = {"format", "name", "kind", "url", "method", "headers", "body", "response",
                 "version_header"}
@@ -130,84 +129,3 @@ def build_request(profile, url, question, widget_key, environ=None):
         })
     return out[0], out[1]
 
-
-_PARTS = {}  # a profile's few paths, split once: get_path runs four times an answer
-
-
-def get_path(doc, path):
-    """Follow a dotted path (``data.items.0.text``); None when it is absent."""
-    if type(doc) is dict and "." not in path:  # one key of an object: most profiles' paths
-        return doc.get(path)
-    parts = _PARTS.get(path)
-    if parts is None:
-        parts = tuple(path.split("."))
-        if len(_PARTS) < 64:  # raw lines carry their own paths: kept bounded
-            _PARTS[path] = parts
-    return follow(doc, parts)
-
-
-def follow(doc, parts):
-    """The rule of a path: each part a key of an object, or an index of a
-    list; None as soon as one is absent."""
-    value = doc
-    for part in parts:
-        if isinstance(value, dict) and part in value:
-            value = value[part]
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        else:
-            return None
-    return value
-
-
-def derive(response, response_spec):
-    """What a recorded response delivered: ``extract`` on a whole, UTF-8,
-    HTTP 200 body; otherwise the same dict with ``problem`` saying why not."""
-    if response is None:
-        return {"answer": None, "sources": [], "grounded": None, "problem": "no response"}
-    problem = None
-    if response.get("truncated"):
-        problem = "body over the size cap"
-    elif response.get("status") != 200:
-        problem = f"HTTP {response.get('status')}"
-    elif response.get("body") is None:
-        problem = "response body is not UTF-8"
-    if problem:
-        return {"answer": None, "sources": [], "grounded": None, "problem": problem}
-    return extract(response["body"], response_spec)
-
-
-def extract(body_text, response_spec):
-    """Answer, source URLs and grounding flag from a response body.
-
-    Returns a dict: ``answer`` (str or None), ``sources`` (list of URL
-    strings), ``grounded`` (True, False or None when not reported) and
-    ``problem`` (None, or why no answer could be read).
-    """
-    out = {"answer": None, "sources": [], "grounded": None, "problem": None}
-    try:
-        doc = loads_plain(body_text)
-    except (ValueError, RecursionError):
-        out["problem"] = "response body is not JSON"
-        return out
-    answer = get_path(doc, response_spec["answer"])
-    if answer is None:
-        out["problem"] = f"response has no {response_spec['answer']}"
-    elif not isinstance(answer, str):
-        out["problem"] = f"response {response_spec['answer']} is not a string"
-    else:
-        out["answer"] = answer
-    if response_spec.get("sources"):
-        sources = get_path(doc, response_spec["sources"])
-        if isinstance(sources, list):
-            key = response_spec.get("source_url") or "url"
-            for item in sources:
-                url = item if isinstance(item, str) else (
-                    get_path(item, key) if isinstance(item, dict) else None)
-                if isinstance(url, str) and url:
-                    out["sources"].append(url)
-    if response_spec.get("grounded"):
-        grounded = get_path(doc, response_spec["grounded"])
-        if isinstance(grounded, bool):
-            out["grounded"] = grounded
-    return out

@@ -56,28 +56,3 @@ def get(name, environ, policy=None):
     raise ProviderError(f"provider {name!r} cannot be called (manual answers are imported "
                         "with run.py --provider manual --from FILE)")
 
-
-def answer_text(target, response):
-    """The generator's answer, derived again from a raw line's recorded body
-    (score.py never trusts an earlier parse). None when there is none."""
-    import json
-    if not isinstance(response, dict) or not isinstance(response.get("body"), str):
-        return None
-    provider = (target or {}).get("provider")
-    if (target or {}).get("kind") == "manual":
-        return response["body"]
-    if response.get("status") != 200:
-        return None
-    try:
-        doc = json.loads(response["body"])
-    except (ValueError, RecursionError):
-        return None
-    if provider == "openai":
-        from .openai import reply_text
-    elif provider == "anthropic":
-        from .anthropic import reply_text
-    elif provider == "bedrock":
-        from .bedrock import reply_text
-    else:
-        return None
-    return reply_text(doc)

@@ -12,19 +12,11 @@ Error bodies are ``{"type": "error", "error": {"type", "message"}}``; 529
 
 import json
 
+from ..responses import anthropic_text
 from .base import Client, ProviderError, Reply
 
 DEFAULT_BASE = "https://api.anthropic.com"
 VERSION = "2023-06-01"
-
-
-def reply_text(doc):
-    """The text blocks of a Messages body joined, or None."""
-    content = doc.get("content") if isinstance(doc, dict) else None
-    if not isinstance(content, list):
-        return None
-    return "".join(b.get("text", "") for b in content
-                   if isinstance(b, dict) and b.get("type") == "text")
 
 
 class Anthropic(Client):
@@ -72,7 +64,7 @@ class Anthropic(Client):
         usage = {"input_tokens": usage.get("input_tokens"),
                  "output_tokens": usage.get("output_tokens")}
         stop = doc.get("stop_reason")
-        text = reply_text(doc)
+        text = anthropic_text(doc)
         if req.schema is None:
             return Reply(text, None, usage, raw, attempts, doc.get("model"), stop)
         tool = next((b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"

@@ -16,22 +16,12 @@ import json
 from datetime import datetime, timezone
 from urllib.parse import quote, urlsplit
 
+from ..responses import bedrock_text
 from .base import Client, ProviderError, Reply
 from .sigv4 import sign
 
 RETRYABLE = {"ThrottlingException", "ServiceUnavailableException", "ModelNotReadyException",
              "InternalServerException", "ModelTimeoutException"}
-
-
-def reply_text(doc):
-    """The text blocks of a Converse body joined, or None."""
-    try:
-        content = doc["output"]["message"]["content"]
-    except (KeyError, TypeError):
-        return None
-    if not isinstance(content, list):
-        return None
-    return "".join(b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str))
 
 
 class Bedrock(Client):
@@ -99,7 +89,7 @@ class Bedrock(Client):
         usage = doc.get("usage") if isinstance(doc.get("usage"), dict) else {}
         usage = {"input_tokens": usage.get("inputTokens"), "output_tokens": usage.get("outputTokens")}
         stop = doc.get("stopReason")
-        text = reply_text(doc)
+        text = bedrock_text(doc)
         if req.schema is None:
             return Reply(text, None, usage, raw, attempts, req.model, stop)
         tool = next((b["toolUse"] for b in content if isinstance(b, dict)

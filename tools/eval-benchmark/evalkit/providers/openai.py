@@ -18,15 +18,6 @@ from .base import Client, ProviderError, Reply, parse_json_text
 DEFAULT_BASE = "https://api.openai.com/v1"
 
 
-def reply_text(doc):
-    """The answer text of a chat.completion body, or None."""
-    try:
-        text = doc["choices"][0]["message"]["content"]
-    except (KeyError, IndexError, TypeError):
-        return None
-    return text if isinstance(text, str) else None
-
-
 class OpenAI(Client):
     name = "openai"
 

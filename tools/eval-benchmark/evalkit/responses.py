@@ -1,0 +1,142 @@
+"""Reading a recorded response: what an answer said, from its body as received.
+
+Scoring never trusts an earlier parse: score.py and atomize.py read every
+answer again from the body that run.py recorded. This module is that reading,
+and nothing else: it sends no request and imports no network code, so an
+auditor who follows a number from a raw line to a table never opens the code
+that asked.
+
+  derive(response, spec)      a site assistant's answer, sources and grounding
+                              flag, by the target profile's paths (``spec`` is
+                              the profile's ``response`` block, recorded in
+                              every raw line as ``target.response``)
+  answer_text(target, resp)   a model's answer, by the provider's wire format
+                              (OpenAI chat.completion, Anthropic Messages,
+                              Bedrock Converse), or the text itself for answers
+                              collected by hand
+
+What it does not do: decide whether an answer is right. That is the rules'
+job (evalkit/siteqa.py, evalkit/atomscore.py).
+"""
+
+import json
+
+
+def follow(doc, path):
+    """The value at a dotted path (``data.items.0.text``): each part a key of
+    an object, or an index of a list; None as soon as one is absent. A dot
+    always separates parts."""
+    value = doc
+    for part in path.split("."):
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return None
+    return value
+
+
+def derive(response, spec):
+    """What a recorded response delivered: ``extract`` of a whole, UTF-8,
+    HTTP 200 body; otherwise the same dict with ``problem`` saying why not."""
+    if response is None:
+        problem = "no response"
+    elif response.get("truncated"):
+        problem = "body over the size cap"
+    elif response.get("status") != 200:
+        problem = f"HTTP {response.get('status')}"
+    elif response.get("body") is None:
+        problem = "response body is not UTF-8"
+    else:
+        return extract(response["body"], spec)
+    return {"answer": None, "sources": [], "grounded": None, "problem": problem}
+
+
+def extract(body_text, spec):
+    """Answer, source URLs and grounding flag from a response body.
+
+    Returns a dict: ``answer`` (str or None), ``sources`` (list of URL
+    strings), ``grounded`` (True, False or None when not reported) and
+    ``problem`` (None, or why no answer could be read).
+    """
+    out = {"answer": None, "sources": [], "grounded": None, "problem": None}
+    try:
+        doc = json.loads(body_text)
+    except (ValueError, RecursionError):
+        out["problem"] = "response body is not JSON"
+        return out
+    answer = follow(doc, spec["answer"])
+    if answer is None:
+        out["problem"] = f"response has no {spec['answer']}"
+    elif not isinstance(answer, str):
+        out["problem"] = f"response {spec['answer']} is not a string"
+    else:
+        out["answer"] = answer
+    if spec.get("sources"):
+        sources = follow(doc, spec["sources"])
+        if isinstance(sources, list):
+            key = spec.get("source_url") or "url"
+            for item in sources:
+                url = item if isinstance(item, str) else (
+                    follow(item, key) if isinstance(item, dict) else None)
+                if isinstance(url, str) and url:
+                    out["sources"].append(url)
+    if spec.get("grounded"):
+        grounded = follow(doc, spec["grounded"])
+        if isinstance(grounded, bool):
+            out["grounded"] = grounded
+    return out
+
+
+def openai_text(doc):
+    """The answer text of an OpenAI chat.completion body, or None."""
+    try:
+        text = doc["choices"][0]["message"]["content"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    return text if isinstance(text, str) else None
+
+
+def anthropic_text(doc):
+    """The text blocks of an Anthropic Messages body joined, or None."""
+    content = doc.get("content") if isinstance(doc, dict) else None
+    if not isinstance(content, list):
+        return None
+    return "".join(b.get("text", "") for b in content
+                   if isinstance(b, dict) and b.get("type") == "text")
+
+
+def bedrock_text(doc):
+    """The text blocks of a Bedrock Converse body joined, or None."""
+    try:
+        content = doc["output"]["message"]["content"]
+    except (KeyError, TypeError):
+        return None
+    if not isinstance(content, list):
+        return None
+    return "".join(b["text"] for b in content
+                   if isinstance(b, dict) and isinstance(b.get("text"), str))
+
+
+REPLY_TEXT = {"openai": openai_text, "anthropic": anthropic_text, "bedrock": bedrock_text}
+
+
+def answer_text(target, response):
+    """A model's answer, derived again from a raw line's recorded body. None
+    when there is none: no body, not HTTP 200, not JSON, an unknown provider."""
+    if not isinstance(response, dict) or not isinstance(response.get("body"), str):
+        return None
+    target = target or {}
+    if target.get("kind") == "manual":
+        return response["body"]
+    if response.get("status") != 200:
+        return None
+    reply_text = REPLY_TEXT.get(target.get("provider"))
+    if reply_text is None:
+        return None
+    try:
+        doc = json.loads(response["body"])
+    except (ValueError, RecursionError):
+        return None
+    return reply_text(doc)

@@ -1,4 +1,4 @@
-"""One HTTP request, recorded as an attempt.
+"""One HTTP request through urllib.request, recorded as an attempt.
 
 ``send`` never raises for what the network or the server does: a refused or
 reset connection, a timeout, an HTTP error status, a redirect, a body over the
@@ -7,101 +7,74 @@ Redirects are not followed: a widget endpoint that redirects a POST is a failed
 request, recorded with its status.
 
 The timeout bounds the whole exchange, not one socket read: a server that
-trickles a byte a second is cut off when the time is up.
+trickles its body a byte a second is cut off when the time is up.
 
-Each request has its own connection, made with http.client (``Connection:
-close``), its head and body written at once. Connections are not kept alive
-on purpose: with a server that writes an answer's head and body apart and
-leaves Nagle's algorithm on (Python's http.server does both, the demo
-assistant is one), a kept-alive connection waits for the client's delayed
-acknowledgement, 40 ms an answer; a new connection is acknowledged at once.
+Every request goes through one urllib opener, on a connection of its own
+(urllib sends ``Connection: close``), with urllib's own User-Agent and, for a
+body without a Content-Type, urllib's default one. Proxies from the
+environment (http_proxy, https_proxy, no_proxy) are honoured, as the
+environment is at each request; loopback hosts are always reached directly.
 
-Proxies from the environment (http_proxy, https_proxy, no_proxy) are
-honoured through urllib, except for loopback hosts, which are always reached
-directly.
+What it does not do: keep connections alive, follow redirects, retry (the
+caller decides), read more than ``cap`` bytes of a body, or cut off a head
+that trickles in (urllib reads the head inside ``open``, where each socket
+read waits at most the timeout).
 """
 
 import base64
-import http.client
 import socket
-import sys
 import time
+import urllib.error
+import urllib.request
 from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
 DEFAULT_CAP = 2 * 1024 * 1024
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
-# What urllib sent when it made every request; kept so that a site which
-# tells clients apart by User-Agent sees the same one.
-USER_AGENT = "Python-urllib/%d.%d" % sys.version_info[:2]
-
-
-_OPENERS = {}  # urllib openers by the proxies they go through, built when first needed
-
-
-def _opener(proxies):
-    # urllib is imported only here: a run against a direct or loopback URL
-    # never needs it, and its imports cost start-up. The proxies are those of
-    # the environment at the time of the request, as _proxy_for decided with
-    # them, not as they were when an opener was first built. Sharing one
-    # opener across threads is what urllib.request.urlopen does.
-    key = tuple(sorted(proxies.items()))
-    opener = _OPENERS.get(key)
-    if opener is None:
-        import urllib.request
-
-        class NoRedirect(urllib.request.HTTPRedirectHandler):
-            def redirect_request(self, req, fp, code, msg, headers, newurl):
-                return None
-        opener = _OPENERS[key] = urllib.request.build_opener(
-            NoRedirect(), urllib.request.ProxyHandler(proxies))
-    return opener
 
 
 def _is_loopback(host):
     return host in LOOPBACK or host.endswith(".localhost") or host.startswith("127.")
 
 
-def _proxy_for(parts):
-    """True when the environment routes this URL through a proxy."""
-    host = (parts.hostname or "").lower()
-    if _is_loopback(host):
-        return False
-    import urllib.request
-    if parts.scheme not in urllib.request.getproxies():
-        return False
-    return not urllib.request.proxy_bypass(host)
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None  # urllib then raises HTTPError with the 3xx status
 
 
-class _OneWrite:
-    """Sends a request's head and body in one write. http.client writes them
-    apart: on loopback the second write cost the client a system call and the
-    server a second wake-up, per request."""
+class _EnvironmentProxy(urllib.request.ProxyHandler):
+    """The proxies of the environment as it is at each request.
 
-    _held = None
+    urllib's ProxyHandler() reads the environment once, when it is built; the
+    one opener here is built at import, and a caller (or a test) may set
+    http_proxy later. Loopback hosts are never sent to a proxy, whatever
+    no_proxy says. Returning None lets the next handler connect directly.
+    """
 
-    def send(self, data):
-        if self._held is None:
-            super().send(data)
-        else:
-            self._held.append(data)
+    def __init__(self):
+        super().__init__({})
 
-    def send_request(self, method, target, body, headers):
-        self._held = []
-        try:
-            self.request(method, target, body=body, headers=headers)
-            data = b"".join(self._held)
-        finally:
-            self._held = None
-        self.send(data)  # connects first when the connection is new
+    def http_open(self, req):
+        return self._route(req, "http")
 
+    def https_open(self, req):
+        return self._route(req, "https")
 
-class _HTTPConnection(_OneWrite, http.client.HTTPConnection):
-    pass
+    def _route(self, req, scheme):
+        if _is_loopback((urlsplit(req.full_url).hostname or "").lower()):
+            return None
+        proxy = urllib.request.getproxies().get(scheme)
+        if not proxy:
+            return None
+        return self.proxy_open(req, proxy, scheme)  # honours no_proxy
 
 
-class _HTTPSConnection(_OneWrite, http.client.HTTPSConnection):
-    pass
+# One opener for every request and thread, as urllib.request.urlopen shares its own.
+_OPENER = urllib.request.build_opener(_NoRedirect(), _EnvironmentProxy())
+
+
+class _BodyCutOff(Exception):
+    """The connection closed before the Content-Length the server declared."""
 
 
 def utc_now():
@@ -112,8 +85,22 @@ def _remaining(deadline):
     return max(deadline - time.monotonic(), 0.001)
 
 
-def _read_capped(resp, sock, cap, deadline):
+def _socket_of(resp):
+    """The response's socket, or None.
+
+    urllib gives no public way to change a response's socket timeout after
+    the head has been read; SocketIO's private ``_sock`` is the only way in,
+    so this is best effort. Without it a stalled read waits at most one more
+    timeout; a trickling one is still cut at the deadline by _read_capped.
+    """
+    if isinstance(resp, urllib.error.HTTPError):
+        resp = resp.fp  # the response the error status came with
+    return getattr(getattr(getattr(resp, "fp", None), "raw", None), "_sock", None)
+
+
+def _read_capped(resp, cap, deadline):
     """Read at most cap + 1 bytes before the deadline; ``(bytes, truncated)``."""
+    sock = _socket_of(resp)
     chunks = []
     size = 0
     while size <= cap:
@@ -123,7 +110,7 @@ def _read_capped(resp, sock, cap, deadline):
             try:
                 sock.settimeout(_remaining(deadline))
             except OSError:
-                sock = None
+                sock = None  # closed once the whole body was read (Python 3.13)
         chunk = resp.read1(min(65536, cap + 1 - size))
         if not chunk:
             break
@@ -133,55 +120,6 @@ def _read_capped(resp, sock, cap, deadline):
     if len(data) > cap:
         return data[:cap], True
     return data, False
-
-
-def _urllib_socket(resp):
-    # urllib keeps the socket private, and on some Pythons it is already
-    # detached from its file descriptor here: shortening its timeout is best
-    # effort. Without it a stalled read waits at most one more timeout; a
-    # trickling one is still cut at the deadline.
-    return getattr(getattr(getattr(resp, "fp", None), "raw", None), "_sock", None)
-
-
-def _exchange_proxied(method, url, headers, data, timeout, deadline, cap, seen):
-    """Through urllib: a proxy from the environment, or a URL that is not plain
-    http(s) (urllib's own error then); ``(resp, payload, truncated)``."""
-    import urllib.error
-    import urllib.request
-    request = urllib.request.Request(url, data=data, method=method, headers=headers)
-    try:
-        resp = _opener(urllib.request.getproxies()).open(request, timeout=timeout)
-    except urllib.error.HTTPError as exc:
-        resp = exc  # an error status still has headers and a body worth keeping
-    seen["status"] = resp.status if hasattr(resp, "status") else resp.code
-    with resp:
-        payload, truncated = _read_capped(resp, _urllib_socket(resp), cap, deadline)
-    return resp, payload, truncated
-
-
-def _exchange_direct(method, parts, headers, data, timeout, deadline, cap, seen):
-    """Over a new connection of its own: ``(resp, payload, truncated)``."""
-    sent = {"User-Agent": USER_AGENT, "Connection": "close"}
-    sent.update(headers)
-    if data is not None and not any(name.lower() == "content-type" for name in sent):
-        sent["Content-Type"] = "application/x-www-form-urlencoded"  # as urllib did
-    https = parts.scheme == "https"
-    # The port always given: with none, http.client would read an IPv6
-    # literal's last group as one.
-    conn = (_HTTPSConnection if https else _HTTPConnection)(
-        parts.hostname, parts.port or (443 if https else 80), timeout=timeout)
-    try:
-        conn.send_request(method, (parts.path or "/") + (f"?{parts.query}" if parts.query else ""),
-                          data, sent)
-        sock = conn.sock  # getresponse lets go of it: the server says close
-        sock.settimeout(_remaining(deadline))
-        resp = conn.getresponse()
-        seen["status"] = resp.status
-        with resp:
-            payload, truncated = _read_capped(resp, sock, cap, deadline)
-    finally:
-        conn.close()
-    return resp, payload, truncated
 
 
 def body_record(data, truncated):
@@ -196,28 +134,35 @@ def body_record(data, truncated):
     return record
 
 
+def _named(exc, name):
+    # urllib lets the exceptions of the HTTP layer under it through unwrapped
+    # (RemoteDisconnected, IncompleteRead, BadStatusLine, all HTTPException).
+    # They are recognised by class name, anywhere in the exception's class
+    # hierarchy, so that this module needs nothing but urllib.
+    return any(cls.__name__ == name for cls in type(exc).__mro__)
+
+
 def _describe(exc):
-    # urllib.error is loaded only when urllib was used: otherwise no
-    # exception can be one of its kinds.
-    urlerror = sys.modules.get("urllib.error")
-    url_error = urlerror.URLError if urlerror else ()
-    if isinstance(exc, url_error) and not isinstance(exc, urlerror.HTTPError):
+    if isinstance(exc, urllib.error.URLError) and not isinstance(exc, urllib.error.HTTPError):
         exc = exc.reason if isinstance(exc.reason, BaseException) else exc
     if isinstance(exc, ConnectionRefusedError):
         return "connection refused"
+    # RemoteDisconnected is a ConnectionResetError: asked first.
+    if _named(exc, "RemoteDisconnected"):
+        return "connection closed before a response"
     if isinstance(exc, ConnectionResetError):
         return "connection reset"
-    if isinstance(exc, http.client.RemoteDisconnected):
-        return "connection closed before a response"
-    if isinstance(exc, http.client.IncompleteRead):
+    if isinstance(exc, _BodyCutOff) or _named(exc, "IncompleteRead"):
         return "connection closed in the middle of the body"
     if isinstance(exc, (socket.timeout, TimeoutError)):
         return "timeout"
     if isinstance(exc, socket.gaierror):
         return "host name not found"
-    if isinstance(exc, url_error):
+    if isinstance(exc, urllib.error.URLError):
         return f"cannot connect: {exc.reason}"
-    if isinstance(exc, http.client.HTTPException):
+    if _named(exc, "InvalidURL"):  # a port that is not a number, say
+        return f"cannot connect: {exc}"
+    if _named(exc, "HTTPException"):
         return f"bad HTTP response: {type(exc).__name__}"
     return f"{type(exc).__name__}: {exc}"
 
@@ -233,25 +178,25 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP):
     started_at = utc_now()
     start = time.monotonic()
     deadline = start + timeout
-    seen = {}  # the status, as soon as it is known: a body cut off later keeps it
+    status = None
     response = None
     error = None
     try:
-        parts = urlsplit(url)
-        if parts.scheme in ("http", "https") and parts.hostname and not _proxy_for(parts):
-            resp, payload, truncated = _exchange_direct(method, parts, headers, data, timeout,
-                                                        deadline, cap, seen)
-        else:
-            resp, payload, truncated = _exchange_proxied(method, url, headers, data, timeout,
-                                                         deadline, cap, seen)
-        status = seen["status"]
+        request = urllib.request.Request(url, data=data, method=method, headers=headers)
+        try:
+            resp = _OPENER.open(request, timeout=timeout)
+        except urllib.error.HTTPError as exc:
+            resp = exc  # an error status still has headers and a body worth keeping
+        with resp:
+            status = resp.status
+            payload, truncated = _read_capped(resp, cap, deadline)
         head = {k.lower(): v for k, v in resp.headers.items() if k.lower() != "set-cookie"}
         # A body cut off by the network is no response at all (response
         # stays None), so the caller retries it like a refused connection.
         declared = resp.headers.get("Content-Length")
         if not truncated and declared and declared.strip().isdigit() \
                 and int(declared) != len(payload):
-            raise http.client.IncompleteRead(payload, int(declared) - len(payload))
+            raise _BodyCutOff(f"{len(payload)} of {int(declared)} bytes")
         response = {"status": status, "headers": dict(sorted(head.items()))}
         response.update(body_record(payload, truncated))
         if truncated:
@@ -261,6 +206,6 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP):
     except Exception as exc:  # any network failure becomes a recorded attempt
         error = _describe(exc)
     latency_ms = int((time.monotonic() - start) * 1000 + 0.5)
-    attempt = {"started_at": started_at, "status": seen.get("status"), "error": error,
+    attempt = {"started_at": started_at, "status": status, "error": error,
                "latency_ms": latency_ms}
     return attempt, response

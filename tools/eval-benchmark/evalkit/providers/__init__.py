@@ -16,7 +16,10 @@ Retries follow ``retry.Policy``. A failure raises ``ProviderError``: one line
 with provider, status, the provider's error type and message; never a secret.
 """
 
+from .anthropic import Anthropic
 from .base import ProviderError, Reply, Request  # noqa: F401
+from .bedrock import Bedrock
+from .openai import OpenAI
 from .retry import Policy  # noqa: F401
 
 NAMES = ("openai", "anthropic", "bedrock", "manual")
@@ -45,13 +48,10 @@ def resolve(provider, model, environ):
 def get(name, environ, policy=None):
     """A configured provider client; ProviderError when its settings are missing."""
     if name == "openai":
-        from .openai import OpenAI
         return OpenAI(environ, policy)
     if name == "anthropic":
-        from .anthropic import Anthropic
         return Anthropic(environ, policy)
     if name == "bedrock":
-        from .bedrock import Bedrock
         return Bedrock(environ, policy)
     raise ProviderError(f"provider {name!r} cannot be called (manual answers are imported "
                         "with run.py --provider manual --from FILE)")

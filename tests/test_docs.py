@@ -157,10 +157,10 @@ class Performance(unittest.TestCase):
         import bench
         with open(os.path.join(ROOT, "Documents", "performance", "results.json"), encoding="utf-8") as fh:
             results = json.load(fh)
+        self.assertEqual(results["format"], bench.FORMAT,
+                         "Documents/performance/results.json is from another bench: run make bench")
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
-            block = fh.read().split("<!-- bench: begin -->")[1].split("<!-- bench: end -->")[0]
-        self.assertIn(bench.table(results["rows"]), block)
-        self.assertIn(f"on {results['date_utc']}: {results['machine']['cores']} cores", block)
+            self.assertIn(bench.readme_block(results), fh.read())
 
 
 class TableSample(unittest.TestCase):

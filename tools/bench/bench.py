@@ -1,34 +1,44 @@
 #!/usr/bin/env python3
-"""The speed benchmark: each script measured against its physical limit.
+"""The speed benchmark: scoring, a published quarter and asking, against their targets.
 
     python tools/bench/bench.py [--answers 100000] [--write-readme]
 
-Every figure is a ratio within one run, so a noisy machine does not matter:
+1. Scoring against the parsing floor: score.py in one process on seeded
+   synthetic site-qa answers (all three languages, realistic lengths, a mix
+   of outcomes), asked for the table only (--out), divided by the time to
+   merely json.loads every line of the same raw files and the question file.
+   The fastest of five runs of each, taken in turns, so that a slow spell of
+   the machine falls on both. Target <= 4.
+2. Scoring memory: score.py's peak resident memory, asked for the table
+   only (--out), at half and at all the answers: under 300 MB, and all /
+   half <= 2 (growing at most linearly). score.py is one process, so its peak
+   is its own, as wait4 reports it for each run. As information (no target):
+   the peak at all the answers with --json too, the heaviest realistic run,
+   which keeps every question's row for results.json.
+3. A quarter: score.py on the published demo quarter (its 120 answers, with
+   its reviews and the arguments of its MANIFEST), writing the table,
+   results.json and the page, start to finish, the fastest of five: target
+   under 0.5 s. And reproduce.py on the same quarter divided by a bare
+   interpreter running ``import json``, the fastest of five of each, taken in
+   turns: target <= 10.
+4. Asking, as information (no target): run.py and atomize.py on 400
+   questions at concurrency 1 and 8 against a loopback stand-in that answers
+   each request after 50 ms, divided by the ideal, 400 x 50 ms / concurrency.
+   One run each.
 
-1. Scoring vs the parsing floor: score.py's wall time on seeded synthetic
-   site-qa answers (all three languages, realistic lengths, a mix of
-   outcomes) divided by the time to merely json.loads every line of the same
-   files (and the question file), the fastest of five runs of each, taken in
-   turns. Target <= 1.5 (goal 1.2). Also the peak memory of score.py at half
-   and at all the answers, its worker processes included: under 300 MB,
-   growing no faster than linearly; and the same with --jobs 1 (one process).
-2. Asking vs the ideal: run.py on 400 questions against a loopback server
-   that answers each after a fixed 50 ms, divided by 400 x 0.05 / concurrency,
-   at concurrency 1, 8 and 32 (targets 1.15 at 8, 1.3 at 32); the same for
-   atomize.py against a loopback evaluator.
-3. Reproducing: reproduce.py on the published demo quarter divided by the
-   start-up of a bare interpreter running ``import json``. Target <= 10.
-4. Start-up: each script's --help divided by a bare interpreter importing the
-   same standard modules. Target <= 1.5.
+Not measured: the scripts' start-up (--help) on its own; the quarter's
+figure counts score.py's start-up from start to finish.
 
 Every process is started with this interpreter (sys.executable), so wrapper
-scripts in front of python do not count. The table is printed and written to
-Documents/performance/results.json with the core count and Python version;
---write-readme puts the same table into README.md's performance section.
-Exit 1 when a target is missed. Nothing but 127.0.0.1 is contacted.
+scripts in front of python do not count, and must exit 0. The table is
+printed and written to Documents/performance/results.json with the date, the
+core count, the Python version and the machine; --write-readme puts the same
+table into README.md between its bench markers. Exit 1 when a target is
+missed. Nothing but 127.0.0.1 is contacted.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -47,6 +57,16 @@ sys.path.insert(0, TOOLS)
 from evalkit.jsonl import dumps_line  # noqa: E402
 
 PY = sys.executable
+SCORE = os.path.join(TOOLS, "score.py")
+DEMO = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
+# The arguments the demo quarter was published with: its MANIFEST's
+# score_args, checked before the quarter is timed.
+DEMO_SCORE_ARGS = ["questions-biz.json", "questions-med.json", "raw-biz.jsonl", "raw-med.jsonl",
+                   "--reviews", "reviews-demo.json", "--decline-as-of", "2026-11-05"]
+FORMAT = 2  # of results.json: 2 since the rows carry their bound ("<" or "≤")
+TURNS = 5
+ASKED = 400
+README_BEGIN, README_END = "<!-- bench: begin -->", "<!-- bench: end -->"
 SEED = 2026
 WORDS = {
     "en": "the clinic opens at our first visit costs doctor appointment please call we are open "
@@ -84,7 +104,6 @@ def make_inputs(folder, answers, rng):
         json.dump({"suite": "site-qa", "set": "bench", "format": 1,
                    "sites": {lang: {"site_url": url, "widget_key": f"pk_{lang}"} for lang, url in sets.items()},
                    "questions": questions}, fh, ensure_ascii=False)
-    import hashlib
     with open(qfile, "rb") as fh:
         sha = hashlib.sha256(fh.read()).hexdigest()
     run = {"run_id": "bench", "tool": "run.py", "tool_version": "bench", "git_commit": "0" * 40,
@@ -133,67 +152,43 @@ def make_inputs(folder, answers, rng):
 
 # ---- processes and timing ----------------------------------------------------------------
 
-def _tree_rss_mb(pid):
-    """Resident memory of a process and all its descendants now (Linux /proc), in MB."""
-    parents = {}
-    rss = {}
-    page = os.sysconf("SC_PAGE_SIZE")
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        parents[int(name)] = int(fields[1])
-        rss[int(name)] = int(fields[21]) * page
-    total, todo = 0, [pid]
-    while todo:
-        current = todo.pop()
-        total += rss.get(current, 0)
-        todo += [child for child, parent in parents.items() if parent == current]
-    return total / (1 << 20)
+# ru_maxrss is in kilobytes on Linux, in bytes on macOS.
+MAXRSS_PER_MB = 1 << 20 if sys.platform == "darwin" else 1 << 10
 
 
-def timed(argv, env=None, sample=True):
-    """``(seconds, peak RSS in MB)`` of one child process; fails on a bad exit.
+def timed(argv, env=None, cwd=None):
+    """``(seconds, peak resident memory in MB)`` of one child process.
 
-    The peak is that of the process and its workers together: the largest
-    sum seen by sampling /proc every 20 ms, or the process's own peak from
-    wait4 where that is larger (or /proc is missing). ``sample=False`` leaves
-    out the sampling, whose scans of /proc cost CPU, where only time counts."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env=dict(os.environ, **(env or {})))
-    sampled = [0.0]
-    stop = threading.Event()
-
-    def sample():
-        while not stop.wait(0.02):
-            sampled[0] = max(sampled[0], _tree_rss_mb(proc.pid))
-    sampler = threading.Thread(target=sample, daemon=True)
-    if sample and os.path.isdir("/proc"):
-        sampler.start()
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - start
-    stop.set()
-    if sampler.is_alive():
-        sampler.join()
-    err = proc.stderr.read().decode("utf-8", "replace")
-    proc.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 1):
-        raise SystemExit(f"bench: {' '.join(argv[:3])} exited {code}: {err.strip()[:300]}")
-    return seconds, max(usage.ru_maxrss / 1024, sampled[0])
+    The peak is the child's own, from wait4: right for a script that is one
+    process (a worker's peak would be reported apart, not added). A child
+    that does not exit 0 stops the bench with its stderr."""
+    with tempfile.TemporaryFile() as err:  # a file, not a pipe: a full pipe would stall the child
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err, cwd=cwd,
+                                env=dict(os.environ, **(env or {})))
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped by wait4: Popen must know
+        if proc.returncode != 0:
+            err.seek(0)
+            message = err.read().decode("utf-8", "replace").strip()[-500:]  # a traceback ends with the error
+            raise SystemExit(f"bench.py: {' '.join(argv[:3])} exited {proc.returncode}: {message}")
+    return seconds, usage.ru_maxrss / MAXRSS_PER_MB
 
 
-def best(argv, repeat=3, env=None):
-    """The fastest of ``repeat`` runs (the least disturbed by the machine)."""
-    return min(timed(argv, env, sample=False)[0] for _ in range(repeat))
+def fastest_in_turns(commands, turns=TURNS, cwd=None):
+    """For each command, ``(fastest seconds, largest peak MB)`` over ``turns`` runs.
+
+    The commands run in turns, one of each and again: a slow spell of the
+    machine (runs on a busy 2-core machine vary by a fifth) falls on all of
+    them, not on one, and the fastest run is the least disturbed."""
+    runs = [[] for _ in commands]
+    for _ in range(turns):
+        for argv, measured in zip(commands, runs):
+            measured.append(timed(argv, cwd=cwd))
+    return [(min(s for s, _ in measured), max(mb for _, mb in measured)) for measured in runs]
 
 
-SCORING_TURNS = 5
 FLOOR = """
 import json, sys
 for path in sys.argv[1:]:
@@ -206,6 +201,8 @@ for path in sys.argv[1:]:
             json.load(fh)
 """
 
+
+# ---- the stand-in server -----------------------------------------------------------------
 
 def _answer_after(conn, body, delay):
     """One connection: each request answered ``delay`` seconds after it is in.
@@ -290,74 +287,78 @@ class StandIn:
         self.proc.stdout.close()
 
 
-# ---- the four measures -------------------------------------------------------------------
+# ---- the measures ------------------------------------------------------------------------
+
+def row(measure, value, detail, target=None, bound=None):
+    """One line of the table: ``bound`` is "<" (under) or "≤" (at most), as the target says."""
+    return {"measure": measure, "value": value, "detail": detail, "target": target, "bound": bound}
+
 
 def measure_scoring(tmp, answers, rng):
-    rows = []
-    jobs = min(os.cpu_count() or 1, 8)  # score.py's default for raw files this large
-    peaks = {}
-    for size in (answers // 2, answers):
+    half = answers // 2
+    table_peak = {}
+    for size in (half, answers):
         folder = os.path.join(tmp, f"score-{size}")
         os.makedirs(folder)
         qfile, raws = make_inputs(folder, size, rng)
-        score = [PY, os.path.join(TOOLS, "score.py"), qfile] + raws
-        # Memory from a run of its own: sampling /proc costs CPU, which the
-        # timed runs must not share.
-        _, peaks[size] = timed(score + ["--out", os.path.join(folder, "results.md")])
-        if size != answers:
+        score = [PY, SCORE, qfile] + raws + ["--out", os.path.join(folder, "results.md")]
+        if size == half:
+            table_peak[size] = timed(score)[1]
             continue
-        # The floor and score.py in turns, the fastest of each: a slow spell of
-        # the machine (runs here vary by a fifth) falls on both, not on one.
-        floors, scores = [], []
-        for _ in range(SCORING_TURNS):
-            floors.append(timed([PY, "-c", FLOOR, qfile] + raws, sample=False)[0])
-            scores.append(timed(score + ["--out", os.path.join(folder, "results-timed.md")],
-                                sample=False)[0])
-        floor, seconds = min(floors), min(scores)
-        one_seconds, one_peak = timed(score + ["--out", os.path.join(folder, "results-1.md"),
-                                               "--jobs", "1"])
-        for other in ("results-timed.md", "results-1.md"):
-            with open(os.path.join(folder, "results.md"), "rb") as a, \
-                    open(os.path.join(folder, other), "rb") as b:
-                if a.read() != b.read():
-                    raise SystemExit(f"bench: score.py's runs gave other results ({other})")
-        rows.append({"measure": f"scoring {size:,} answers vs json.loads of the same files",
-                     "value": round(seconds / floor, 2), "target": 1.5, "detail":
-                     f"score.py {seconds:.2f} s with {jobs} processes, "
-                     f"{one_seconds:.2f} s with one; floor {floor:.2f} s"})
-    rows.append({"measure": f"score.py --jobs 1 peak memory at {answers:,} answers (MB)",
-                 "value": round(one_peak, 1), "target": 300.0, "detail": "one process"})
-    growth = peaks[answers] / peaks[answers // 2]
-    rows.append({"measure": f"score.py peak memory at {answers:,} answers, all its processes (MB)",
-                 "value": round(peaks[answers], 1), "target": 300.0,
-                 "detail": f"{peaks[answers // 2]:.1f} MB at {answers // 2:,}"})
-    rows.append({"measure": "score.py memory growth, all / half the answers",
-                 "value": round(growth, 2), "target": 2.0, "detail": "linear or better is <= 2"})
-    return rows
+        # wait4 gives the peak of each timed run at no cost, so the timed runs are the memory runs.
+        (floor, _), (seconds, table_peak[size]) = fastest_in_turns(
+            [[PY, "-c", FLOOR, qfile] + raws, score])
+        kept_seconds, kept_peak = timed(score + ["--json", os.path.join(folder, "results.json")])
+    return [
+        row(f"score.py on {answers:,} answers, one process, table only, vs json.loads of the same lines",
+            round(seconds / floor, 2), f"{seconds:.2f} s, floor {floor:.2f} s", 4, "≤"),
+        row(f"score.py peak memory at {answers:,} answers, table only (MB)",
+            round(table_peak[answers], 1), f"{table_peak[half]:.1f} MB at {half:,}", 300, "<"),
+        row("score.py memory growth, table only, all / half the answers",
+            round(table_peak[answers] / table_peak[half], 2), "linear or better is ≤ 2", 2, "≤"),
+        row(f"score.py peak memory at {answers:,} answers, with --json (MB)", round(kept_peak, 1),
+            f"every row kept for results.json; {kept_seconds:.2f} s"),
+    ]
 
 
-CONCURRENCY_TARGETS = {1: None, 8: 1.15, 32: 1.3}
+def measure_quarter(tmp):
+    with open(os.path.join(DEMO, "MANIFEST.json"), encoding="utf-8") as fh:
+        if json.load(fh)["score_args"] != DEMO_SCORE_ARGS:
+            raise SystemExit("bench.py: the demo quarter's MANIFEST.json has other score_args; "
+                             "copy them into DEMO_SCORE_ARGS")
+    answers = 0
+    for name in DEMO_SCORE_ARGS:
+        if name.endswith(".jsonl"):
+            with open(os.path.join(DEMO, name), "rb") as fh:
+                answers += sum(1 for _ in fh)
+    folder = os.path.join(tmp, "quarter")
+    os.makedirs(folder)
+    score = [PY, SCORE] + DEMO_SCORE_ARGS + [
+        "--out", os.path.join(folder, "results.md"), "--json", os.path.join(folder, "results.json"),
+        "--html", os.path.join(folder, "index.html")]
+    [(seconds, _)] = fastest_in_turns([score], cwd=DEMO)
+    (bare, _), (reproduce, _) = fastest_in_turns(
+        [[PY, "-c", "import json"], [PY, os.path.join(TOOLS, "reproduce.py"), DEMO]])
+    return [
+        row(f"score.py on the demo quarter ({answers} answers, reviews), start to finish (s)",
+            round(seconds, 3), "table, results.json and page written", 0.5, "<"),
+        row("reproduce.py on the demo quarter vs a bare interpreter", round(reproduce / bare, 2),
+            f"{reproduce * 1000:.0f} ms, bare {bare * 1000:.0f} ms", 10, "≤"),
+    ]
 
 
-def against_ideal(label, jobs, argv_for, env=None):
-    """Wall time at each concurrency divided by jobs x 50 ms / concurrency.
-
-    The fastest of five runs where there is a target, as for every other
-    timing here: a run of under a second is easily disturbed by the rest of
-    a 2-core machine (eight runs of run.py at 32 here: 1.26 to 1.35 times
-    the ideal). One run at concurrency 1 (20 s, no target)."""
+def against_ideal(label, argv_for, env=None):
+    """Wall time at concurrency 1 and 8 divided by ASKED x 50 ms / concurrency."""
     rows = []
-    for concurrency, target in CONCURRENCY_TARGETS.items():
-        seconds = min(timed(argv_for(concurrency, run), env, sample=False)[0]
-                      for run in range(5 if target else 1))
-        ideal = jobs * 0.05 / concurrency
-        rows.append({"measure": f"{label} at concurrency {concurrency} vs ideal",
-                     "value": round(seconds / ideal, 2), "target": target,
-                     "detail": f"{seconds:.2f} s, ideal {ideal:.2f} s"})
+    for concurrency in (1, 8):
+        seconds = timed(argv_for(concurrency), env)[0]
+        ideal = ASKED * 0.05 / concurrency
+        rows.append(row(f"{label} at concurrency {concurrency} vs ideal", round(seconds / ideal, 2),
+                        f"{seconds:.2f} s, ideal {ideal:.2f} s"))
     return rows
 
 
-def measure_asking(tmp, questions=400):
+def measure_asking(tmp):
     rows = []
     rng = random.Random(SEED)
     folder = os.path.join(tmp, "ask")
@@ -366,14 +367,14 @@ def measure_asking(tmp, questions=400):
            "sites": {"en": {"site_url": "http://bench.example/en/", "widget_key": "pk"}},
            "questions": [{"id": f"bench-en-{n:04d}", "lang": "en", "kind": "not_on_site",
                           "question": f"question {n} " + rng.choice(WORDS["en"]),
-                          "page_url": "http://bench.example/en/"} for n in range(questions)]}
+                          "page_url": "http://bench.example/en/"} for n in range(ASKED)]}
     qfile = os.path.join(folder, "questions-ask.json")
     with open(qfile, "w", encoding="utf-8") as fh:
         json.dump(doc, fh)
     widget = StandIn(folder, b'{"answer": "We do not know.", "sources": [], "grounded": false}')
     try:
-        rows += against_ideal(f"run.py {questions} questions", questions, lambda c, run: [
-            PY, os.path.join(TOOLS, "run.py"), qfile, os.path.join(folder, f"raw-{c}-{run}.jsonl"),
+        rows += against_ideal(f"run.py {ASKED} questions", lambda c: [
+            PY, os.path.join(TOOLS, "run.py"), qfile, os.path.join(folder, f"raw-{c}.jsonl"),
             "--endpoint", f"http://127.0.0.1:{widget.port}/api/query", "--quiet",
             "--concurrency", str(c)])
     finally:
@@ -381,11 +382,10 @@ def measure_asking(tmp, questions=400):
     # atomize.py: scenario answers, then a loopback evaluator that answers after 50 ms.
     scenarios = {"suite": "scenario", "format": 1, "topics": {"permits": "permits"},
                  "scenarios": [{"id": f"s{n:04d}", "question": f"question {n}?", "must_cover": ["permits"]}
-                               for n in range(questions)]}
+                               for n in range(ASKED)]}
     sfile = os.path.join(folder, "scenarios-ask.json")
     with open(sfile, "w", encoding="utf-8") as fh:
         json.dump(scenarios, fh)
-    import hashlib
     with open(sfile, "rb") as fh:
         sha = hashlib.sha256(fh.read()).hexdigest()
     raw = os.path.join(folder, "raw-scenarios.jsonl")
@@ -403,8 +403,8 @@ def measure_asking(tmp, questions=400):
                                                  "finish_reason": "stop"}], "usage": {}}).encode())
     env = {"OPENAI_BASE_URL": f"http://127.0.0.1:{judge.port}/v1"}
     try:
-        rows += against_ideal(f"atomize.py {questions} answers", questions, lambda c, run: [
-            PY, os.path.join(TOOLS, "atomize.py"), raw, os.path.join(folder, f"atoms-{c}-{run}.jsonl"),
+        rows += against_ideal(f"atomize.py {ASKED} answers", lambda c: [
+            PY, os.path.join(TOOLS, "atomize.py"), raw, os.path.join(folder, f"atoms-{c}.jsonl"),
             "--provider", "openai", "--model", "judge", "--cases", sfile, "--quiet",
             "--concurrency", str(c)], env)
     finally:
@@ -412,94 +412,82 @@ def measure_asking(tmp, questions=400):
     return rows
 
 
-def measure_reproduce():
-    bare = best([PY, "-c", "import json"], repeat=5)
-    seconds = best([PY, os.path.join(TOOLS, "reproduce.py"),
-                    os.path.join(ROOT, "Documents", "c4-benchmark", "demo")], repeat=5)
-    return [{"measure": "reproduce.py on the demo quarter vs a bare interpreter",
-             "value": round(seconds / bare, 2), "target": 10.0,
-             "detail": f"{seconds * 1000:.0f} ms, bare {bare * 1000:.0f} ms"}]
+# ---- the table ---------------------------------------------------------------------------
 
-
-def stdlib_imports(script):
-    """The standard modules a script imports before --help returns."""
-    code = (f"import sys; sys.argv = [{script!r}, '--help']; before = set(sys.modules)\n"
-            f"sys.path.insert(0, {os.path.dirname(script)!r})\n"
-            "try:\n"
-            f"    exec(compile(open({script!r}, encoding='utf-8').read(), {script!r}, 'exec'), "
-            "{'__name__': '__main__', '__file__': " + repr(script) + "})\n"
-            "except SystemExit:\n    pass\n"
-            "names = sorted(n for n in set(sys.modules) - before if '.' not in n and "
-            "n in sys.stdlib_module_names)\n"
-            "sys.stderr.write(','.join(names))")
-    proc = subprocess.run([PY, "-c", code], capture_output=True, text=True)
-    return [n for n in proc.stderr.strip().split(",") if n]
-
-
-def measure_startup():
-    rows = []
-    for name in ("run.py", "score.py", "atomize.py", "publish.py", "reproduce.py", "compare.py",
-                 "ai_eval.py"):
-        script = os.path.join(TOOLS, name)
-        modules = stdlib_imports(script)
-        bare = best([PY, "-c", "import " + ", ".join(modules or ["sys"])], repeat=7)
-        seconds = best([PY, script, "--help"], repeat=7)
-        rows.append({"measure": f"{name} --help vs the same standard imports",
-                     "value": round(seconds / bare, 2), "target": 1.5,
-                     "detail": f"{seconds * 1000:.0f} ms, bare {bare * 1000:.0f} ms"})
-    return rows
+def passes(row):
+    """True or False against the row's target; None where there is none (information)."""
+    if row["target"] is None:
+        return None
+    return row["value"] < row["target"] if row["bound"] == "<" else row["value"] <= row["target"]
 
 
 def table(rows):
-    lines = ["| Measure | Ratio | Target | Result |", "|---|--:|--:|---|"]
-    for row in rows:
-        target = "–" if row["target"] is None else f"≤ {row['target']}"
-        verdict = "–" if row["target"] is None else ("pass" if row["pass"] else "FAIL")
-        lines.append(f"| {row['measure']} ({row['detail']}) | {row['value']} | {target} | {verdict} |")
+    lines = ["| Measure | Value | Target | Result |", "|---|--:|--:|---|"]
+    for r in rows:
+        target = "–" if r["target"] is None else f"{r['bound']} {r['target']}"
+        verdict = {None: "–", True: "pass", False: "FAIL"}[r["pass"]]
+        lines.append(f"| {r['measure']} ({r['detail']}) | {r['value']} | {target} | {verdict} |")
     return "\n".join(lines)
+
+
+def readme_block(result):
+    """What README.md holds between its bench markers, markers included."""
+    machine = result["machine"]
+    return (f"{README_BEGIN}\nMeasured by `make bench` on {result['date_utc']}: {machine['cores']} cores, "
+            f"{machine['implementation']} {machine['python']} on {machine['system']} "
+            f"{machine['machine']}; {result['seconds']} s in all.\n\n{table(result['rows'])}\n{README_END}")
+
+
+def write_readme(path, result):
+    """Replace the block between the bench markers of ``path`` with this result's."""
+    with open(path, encoding="utf-8") as fh:
+        content = fh.read()
+    if content.count(README_BEGIN) != 1 or content.count(README_END) != 1:
+        raise SystemExit(f"bench.py: {path}: needs one {README_BEGIN} and one {README_END} line")
+    before, rest = content.split(README_BEGIN)
+    after = rest.split(README_END)[1]
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(before + readme_block(result) + after)
+
+
+def at_least_two(text):
+    value = int(text)
+    if value < 2:
+        raise argparse.ArgumentTypeError("must be at least 2 (half of them are scored too)")
+    return value
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--answers", type=int, default=100000)
-    parser.add_argument("--write-readme", action="store_true")
-    parser.add_argument("--out", default=os.path.join(ROOT, "Documents", "performance", "results.json"))
+    parser.add_argument("--answers", type=at_least_two, default=100000,
+                        help="synthetic answers to score (default 100000; fewer for a quick run)")
+    parser.add_argument("--write-readme", action="store_true",
+                        help="put the table into README.md's performance section")
+    parser.add_argument("--out", default=os.path.join(ROOT, "Documents", "performance", "results.json"),
+                        help="where to write the results (default Documents/performance/results.json)")
     parser.add_argument("--stand-in", metavar="BODY_FILE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.stand_in:
         return serve_stand_in(args.stand_in)
-    rng = random.Random(SEED)
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
-        rows = measure_scoring(tmp, args.answers, rng) + measure_asking(tmp) + \
-            measure_reproduce() + measure_startup()
-    for row in rows:
-        row["pass"] = row["target"] is None or row["value"] <= row["target"]
-    date = time.strftime("%Y-%m-%d", time.gmtime())
+        rows = measure_scoring(tmp, args.answers, random.Random(SEED)) + measure_quarter(tmp) + \
+            measure_asking(tmp)
+    for r in rows:
+        r["pass"] = passes(r)
     machine = {"cores": os.cpu_count(), "python": platform.python_version(),
                "implementation": platform.python_implementation(), "system": platform.system(),
                "machine": platform.machine()}
-    result = {"format": 1, "date_utc": date, "machine": machine, "answers": args.answers,
-              "seconds": round(time.time() - started, 1), "rows": rows,
-              "all_pass": all(r["pass"] for r in rows)}
-    text = table(rows)
-    print(text)
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    result = {"format": FORMAT, "date_utc": time.strftime("%Y-%m-%d", time.gmtime()), "machine": machine,
+              "answers": args.answers, "seconds": round(time.time() - started, 1), "rows": rows,
+              "all_pass": all(r["pass"] is not False for r in rows)}
+    print(table(rows))
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w", encoding="utf-8", newline="\n") as fh:
         json.dump(result, fh, ensure_ascii=False, indent=2, sort_keys=True)
         fh.write("\n")
     if args.write_readme:
-        readme = os.path.join(ROOT, "README.md")
-        with open(readme, encoding="utf-8") as fh:
-            content = fh.read()
-        begin, end = "<!-- bench: begin -->", "<!-- bench: end -->"
-        if begin in content and end in content:
-            block = (f"{begin}\nMeasured by `make bench` on {date}: {machine['cores']} cores, "
-                     f"{machine['implementation']} {machine['python']} on {machine['system']} "
-                     f"{machine['machine']}; {result['seconds']} s in all.\n\n{text}\n{end}")
-            content = content.split(begin)[0] + block + content.split(end)[1]
-            with open(readme, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(content)
+        write_readme(os.path.join(ROOT, "README.md"), result)
     print(f"bench.py: {'every target met' if result['all_pass'] else 'a target was missed'}; "
           f"{result['seconds']} s", file=sys.stderr)
     return 0 if result["all_pass"] else 1

@@ -56,8 +56,10 @@ class WidgetFaults(unittest.TestCase):
                 with self.subTest(fault):
                     self.assertEqual(len(line["attempts"]), FAULTS[fault], line["attempts"])
                     self.assertEqual(counts[f"fault {fault}?"], FAULTS[fault])
-            result = score.score([questions, out])
-            total = result["groups"][-1]
+            results = os.path.join(tmp, "results.json")
+            self.assertEqual(call_main(score, [questions, out, "--json", results])[0], 0)
+            with open(results, encoding="utf-8") as fh:
+                total = json.load(fh)["groups"][-1]
             # Every question stays in the denominators; only the good one and the
             # 1 MB answer were delivered.
             self.assertEqual((total["delivered"]["passed"], total["delivered"]["applicable"]),

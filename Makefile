@@ -68,8 +68,5 @@ scenario-demo: ## the scenario suite end to end against loopback stand-ins (an e
 bench: ## the speed benchmark; writes Documents/performance/results.json and README's table
 	$(PY) tools/bench/bench.py --write-readme
 
-golden: ## rewrite the golden tables of the test fixtures (review the diff!)
-	$(PY) $(TOOLS)/score.py tests/fixtures/questions-mini.json tests/fixtures/raw-mini.jsonl \
-	  --reviews tests/fixtures/reviews-mini.json \
-	  --out tests/golden/mini-results.md --json tests/golden/mini-results.json \
-	  --html tests/golden/mini-index.html
+golden: ## rewrite the golden tables of the test fixtures, recorded under VERSION (review the diff!)
+	$(PY) -m tests.golden.record

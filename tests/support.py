@@ -8,6 +8,7 @@ wrong_shape, empty, oversized, big_answer, slow_body, not_utf8, redirect.
 """
 
 import contextlib
+import hashlib
 import io
 import json
 import os
@@ -63,6 +64,10 @@ def isolate_environ(test):
     test.addCleanup(restore)
     for var in PROVIDER_SELECTORS:
         os.environ.pop(var, None)
+
+
+def sha256_text(text):
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def write_json(path, obj):

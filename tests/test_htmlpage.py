@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 from tests import support
 from tests.support import FIXTURES, ROOT
 
-import score  # noqa: E402
+from evalkit import siteqa  # noqa: E402
 from evalkit.htmlpage import render_html  # noqa: E402
 from evalkit.stats import mcnemar_exact, wilson  # noqa: E402
 
@@ -80,7 +80,7 @@ class Page(unittest.TestCase):
             with open(raw, "w", encoding="utf-8") as fh:
                 for line in lines:
                     fh.write(json.dumps(line, ensure_ascii=False) + "\n")
-            return score.score([questions, raw], os.path.join(FIXTURES, "reviews-mini.json"))
+            return siteqa.score([questions], [raw], os.path.join(FIXTURES, "reviews-mini.json"))
 
     def test_hostile_answers_are_escaped(self):
         page = render_html(self.hostile_result())
@@ -104,8 +104,8 @@ class Page(unittest.TestCase):
         self.assertEqual(page.count('<section class="q"'), 120)
 
     def test_wilson_beside_every_rate(self):
-        page = render_html(score.score([os.path.join(FIXTURES, "questions-mini.json"),
-                                        os.path.join(FIXTURES, "raw-mini.jsonl")]))
+        page = render_html(siteqa.score([os.path.join(FIXTURES, "questions-mini.json")],
+                                        [os.path.join(FIXTURES, "raw-mini.jsonl")]))
         # mini en correct facts: 2/4 = 50%, Wilson [15%-85%] (computed below).
         self.assertIn('2/4 50% <span class="ci">[15%–85%]</span>', page)
 

@@ -1,50 +1,55 @@
-"""evalkit/jsonl.py: the fast whole-document parsers give what the slow ones
-give, the same value or the same error, on every kind of document."""
+"""evalkit/jsonl.py: what a JSON document or a JSON Lines file may hold, and
+how each refusal names its place."""
 
-import json
+import os
+import tempfile
 import unittest
 
 from tests import support  # noqa: F401  (puts the tools on sys.path)
-from evalkit import jsonl
-
-DOCUMENTS = [
-    '{"a": 1}', '{"a": 1}\n', '{"a": 1}\r\n', '{"a": 1}\n\n', '{"a": 1} \n', ' {"a": 1}\n',
-    '\t{"a": 1}', '{"a": 1}x', '{"a": 1}\nx', '{"a": 1} {"b": 2}\n', '', '\n', ' ',
-    '\ufeff{"a": 1}\n', '[1, 2.5, "x"]\n', '"text"', '3', '-0.0\n', 'true', 'null\n',
-    '{"a": NaN}\n', '{"a": Infinity}', '{"a": 1e999}\n', '{"a": "\\u00e9\\ud83d\\ude00"}\n',
-    '{"a": [1, 2}\n', '{"a": "unterminated}\n', '{"a": 1,}\n', '{"a" 1}\n', 'nul\n',
-    '{"a": {"b": {"c": []}}}\n', '{"a": 1}\u2028', '{"a": 1}\x1c\n', '{"\u05e9": "\u044f"}\n',
-    '[' * 100 + ']' * 100 + '\n', '[' * 100000 + ']' * 100000 + '\n',
-]
+from evalkit import BadInput, jsonl
 
 
-def outcome(parse, text):
-    try:
-        return ("value", repr(parse(text)))
-    except RecursionError:
-        return ("recursion",)
-    except ValueError as exc:  # JSONDecodeError and the hooks' refusals
-        return (type(exc).__name__, str(exc))
+class Loads(unittest.TestCase):
+    def test_values(self):
+        self.assertEqual(jsonl.loads('{"a": [1, 2.5, "\\u00e9"]}\n', "x:1"), {"a": [1, 2.5, "é"]})
+
+    def test_refusals(self):
+        cases = [('{"a": NaN}', "x:1: not valid JSON: NaN is not a JSON number"),
+                 ('{"a": -Infinity}', "-Infinity is not a JSON number"),
+                 ('{"a": 1e999}', "1e999 is too large for a number"),
+                 ('\ufeff{"a": 1}', "Unexpected UTF-8 BOM"),
+                 ('{"a" 1}', "x:1: not valid JSON: Expecting ':' delimiter (line 1, column 6)"),
+                 ('{"a": 1} {"b": 2}', "Extra data"),
+                 ("[" * 100000 + "]" * 100000, "x:1: JSON nested too deeply")]
+        for text, expected in cases:
+            with self.subTest(text=text[:20]):
+                with self.assertRaises(BadInput) as caught:
+                    jsonl.loads(text, "x:1")
+                self.assertIn(expected, str(caught.exception))
 
 
-class WholeDocuments(unittest.TestCase):
-    def test_our_files_parse_as_the_decoder_does(self):
-        for text in DOCUMENTS:
-            with self.subTest(text=text[:30]):
-                self.assertEqual(outcome(jsonl._parse, text),
-                                 outcome(jsonl._decode_ours, text))
+class Lines(unittest.TestCase):
+    def lines_of(self, data):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "f.jsonl")
+            with open(path, "wb") as fh:
+                fh.write(data)
+            return list(jsonl.iter_jsonl(path))
 
-    def test_bodies_parse_as_json_loads_does(self):
-        for text in DOCUMENTS:
-            with self.subTest(text=text[:30]):
-                self.assertEqual(outcome(jsonl.loads_plain, text), outcome(json.loads, text))
+    def test_numbered_objects(self):
+        self.assertEqual(self.lines_of(b'{"a": 1}\n{"b": 2}\r\n'), [(1, {"a": 1}), (2, {"b": 2})])
 
-    def test_the_cases_differ_where_they_should(self):
-        # The list reaches both outcomes, and NaN is ours to refuse only.
-        kinds = {outcome(jsonl._parse, text)[0] for text in DOCUMENTS}
-        self.assertLessEqual({"value", "JSONDecodeError", "ValueError"}, kinds)
-        self.assertEqual(outcome(jsonl.loads_plain, '{"a": NaN}\n'), ("value", "{'a': nan}"))
-        self.assertEqual(outcome(jsonl._parse, '{"a": NaN}\n')[0], "ValueError")
+    def test_each_bad_line_is_named(self):
+        cases = [(b'{"a": 1}\n\n', "f.jsonl:2: blank line"),
+                 (b'{"a": 1}\n[1]\n', "f.jsonl:2: a line must be a JSON object"),
+                 (b'{"a": 1}\n{"b": 2}', "f.jsonl:2: last line is cut off"),
+                 (b'{"a": "\xff"}\n', "f.jsonl:1: not UTF-8"),
+                 (b'{"a": 1}\n{oops\n', "f.jsonl:2: not valid JSON")]
+        for data, expected in cases:
+            with self.subTest(expected=expected):
+                with self.assertRaises(BadInput) as caught:
+                    self.lines_of(data)
+                self.assertIn(expected, str(caught.exception))
 
 
 if __name__ == "__main__":

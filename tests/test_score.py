@@ -6,18 +6,23 @@ import os
 import random
 import shutil
 import tempfile
-import time
 import unittest
 
 from tests import support
 from tests.support import FIXTURES, ROOT, call_main
 
 import score  # noqa: E402
+from evalkit import siteqa  # noqa: E402
+from evalkit.measures import decline_list, find_decline_phrase  # noqa: E402
 
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
 RAW = os.path.join(FIXTURES, "raw-mini.jsonl")
 REVIEWS = os.path.join(FIXTURES, "reviews-mini.json")
 GOLDEN = os.path.join(ROOT, "tests", "golden")
+
+
+def scored(reviews=None, decline_as_of=None, raw=RAW):
+    return siteqa.score([QUESTIONS], [raw], reviews, decline_as_of)
 
 
 def read(path):
@@ -66,7 +71,7 @@ class Golden(ScoreTestCase):
         self.assertEqual(proc.stdout, read(RAW))
 
     def test_hand_computed_figures(self):
-        result = score.score([QUESTIONS, RAW], REVIEWS)
+        result = scored(REVIEWS)
         rows = {(g["set"], g["lang"]): g for g in result["groups"]}
         en = rows[("mini", "en")]
         # Mechanical: en-01 and en-04 have their facts; en-02 says "eight", en-03 says $1200.
@@ -84,16 +89,20 @@ class Golden(ScoreTestCase):
         self.assertEqual(result["provenance"]["decline_list_date"], "2026-11-05")
 
     def test_order_of_raw_lines_does_not_matter(self):
+        # Every output the same, but for the raw file's own sha256.
         lines = read(RAW).splitlines(keepends=True)
         expected = None
         for seed in range(3):
             random.Random(seed).shuffle(lines)
-            raw = self.write(f"raw-{seed}.jsonl", "".join(lines))
-            md = self.path(f"r{seed}.md")
-            js = self.path(f"r{seed}.json")
+            raw = self.write("raw.jsonl", "".join(lines))
+            md, js = self.path(f"r{seed}.md"), self.path(f"r{seed}.json")
             self.assertEqual(call_main(score, [QUESTIONS, raw, "--reviews", REVIEWS,
                                                "--out", md, "--json", js])[0], 0)
-            got = (read(md), read(js))
+            doc = json.loads(read(js))
+            raw_input = next(i for i in doc["provenance"]["inputs"] if i["role"] == "raw")
+            self.assertEqual(raw_input["sha256"], support.sha256_text("".join(lines)))
+            raw_input["sha256"] = "shuffled"
+            got = (read(md), doc)
             expected = expected or got
             self.assertEqual(got, expected)
 
@@ -106,32 +115,10 @@ class Golden(ScoreTestCase):
         self.assertEqual(out, read(os.path.join(GOLDEN, "mini-results.md")))
 
 
-class ManyProcesses(ScoreTestCase):
-    """--jobs N: the same outputs, and the same refusals naming the same
-    lines, as one process. Chunks of one line each, so that every process
-    has lines to judge and every line number comes from a chunk's count."""
+class LinesAndQuestions(ScoreTestCase):
+    """Each raw line is matched to its question; a refusal names the line."""
 
-    def setUp(self):
-        super().setUp()
-        from evalkit import answers
-        self.addCleanup(setattr, answers, "CHUNK_BYTES", answers.CHUNK_BYTES)
-        answers.CHUNK_BYTES = 1
-        # This process checks the question files while the workers start; made
-        # slow here, so that the workers judge most of the lines.
-        load = score.load_questions
-        self.addCleanup(setattr, score, "load_questions", load)
-        score.load_questions = lambda files: (time.sleep(0.4), load(files))[1]
-
-    def test_the_same_outputs_byte_for_byte(self):
-        for jobs in ("1", "3"):
-            md, js = self.path(f"r{jobs}.md"), self.path(f"r{jobs}.json")
-            code, _out, err = call_main(score, [QUESTIONS, RAW, "--reviews", REVIEWS, "--jobs", jobs,
-                                                "--out", md, "--json", js])
-            self.assertEqual(code, 0, err)
-            self.assertEqual(read(md), read(os.path.join(GOLDEN, "mini-results.md")))
-            self.assertEqual(read(js), read(os.path.join(GOLDEN, "mini-results.json")))
-
-    def test_refusals_name_the_same_lines(self):
+    def test_refusals_name_the_line(self):
         good = read(RAW).splitlines()
         cases = [
             ("not json at line 10", good[:9] + ["{oops"] + good[9:], "raw.jsonl:10: not valid JSON"),
@@ -143,52 +130,53 @@ class ManyProcesses(ScoreTestCase):
         for name, lines, expected in cases:
             with self.subTest(name):
                 raw = self.write("raw.jsonl", "\n".join(lines) + "\n")
-                errors = []
-                for jobs in ("1", "3"):
-                    code, _out, err = call_main(score, [QUESTIONS, raw, "--jobs", jobs])
-                    self.assertEqual(code, 2)
-                    self.assertIn(expected, err)
-                    errors.append(err)
-                self.assertEqual(errors[0], errors[1])
-                if name == "second answer":  # the first answer's line, counted in its chunk
+                code, _out, err = call_main(score, [QUESTIONS, raw])
+                self.assertEqual(code, 2)
+                self.assertIn(expected, err)
+                if name == "second answer":
                     self.assertIn("raw.jsonl:4)", err)
-
 
     def test_a_line_that_names_another_language_or_kind_is_judged_by_its_question(self):
         # The raw lines' lang and kind are the question's, copied when asked;
-        # were they changed, the question still decides, in any process.
+        # were they changed, the question still decides.
         lines = read(RAW).splitlines()
         swapped = [line.replace('"lang":"en"', '"lang":"ru"').replace('"lang":"he"', '"lang":"xx"')
                    .replace('"kind":"not_on_site"', '"kind":"answerable"') for line in lines]
         self.assertNotEqual(swapped, lines)
         raw = self.write("raw.jsonl", "\n".join(swapped) + "\n")
-        for jobs in ("1", "3"):
-            md, js = self.path(f"s{jobs}.md"), self.path(f"s{jobs}.json")
-            # With only the table asked for, the answers are not kept: read again.
-            code, _out, err = call_main(score, [QUESTIONS, raw, "--reviews", REVIEWS, "--jobs", jobs,
-                                                "--out", md])
-            self.assertEqual(code, 0, err)
-            self.assertEqual(read(md), read(os.path.join(GOLDEN, "mini-results.md")))
-            code, _out, err = call_main(score, [QUESTIONS, raw, "--reviews", REVIEWS, "--jobs", jobs,
-                                                "--json", js])
-            self.assertEqual(code, 0, err)
-            rows = json.loads(read(js))["questions"]
-            self.assertEqual(rows, json.loads(read(os.path.join(GOLDEN, "mini-results.json")))["questions"])
+        md, js = self.path("s.md"), self.path("s.json")
+        code, _out, err = call_main(score, [QUESTIONS, raw, "--reviews", REVIEWS, "--out", md])
+        self.assertEqual(code, 0, err)
+        self.assertEqual(read(md), read(os.path.join(GOLDEN, "mini-results.md")))
+        code, _out, err = call_main(score, [QUESTIONS, raw, "--reviews", REVIEWS, "--json", js])
+        self.assertEqual(code, 0, err)
+        rows = json.loads(read(js))["questions"]
+        self.assertEqual(rows, json.loads(read(os.path.join(GOLDEN, "mini-results.json")))["questions"])
+
+    def test_the_table_alone_keeps_only_the_rows_it_lists(self):
+        # Without --json, --html or --review-sheet only the rows the table
+        # names are kept, and the table is the same.
+        light = siteqa.score([QUESTIONS], [RAW], REVIEWS, keep_detail=False)
+        full = scored(REVIEWS)
+        self.assertEqual(light["groups"], full["groups"])
+        self.assertEqual(light["review_coverage"], full["review_coverage"])
+        self.assertLess(len(light["questions"]), len(full["questions"]))
+        self.assertNotIn("answer", light["questions"][0])
 
 
 class DeclineList(ScoreTestCase):
     def test_as_of_an_earlier_date(self):
-        result = score.score([QUESTIONS, RAW], None, "2026-11-01")
+        result = scored(None, "2026-11-01")
         row = next(r for r in result["questions"] if r["id"] == "mini-ru-16")
         self.assertFalse(row["mechanical"]["declined_when_not_on_site"])
         self.assertEqual(result["provenance"]["decline_list_date"], "2026-10-28")
-        result = score.score([QUESTIONS, RAW], None, "2026-11-05")
+        result = scored(None, "2026-11-05")
         row = next(r for r in result["questions"] if r["id"] == "mini-ru-16")
         self.assertTrue(row["mechanical"]["declined_when_not_on_site"])
 
     def test_the_2026_11_05_additions(self):
-        _, before = score.decline_list("2026-11-04")
-        _, after = score.decline_list("2026-11-05")
+        _, before = decline_list("2026-11-04")
+        _, after = decline_list("2026-11-05")
         for phrase in ("does not provide", "does not specify", "does not cover"):
             self.assertNotIn(phrase, before)
             self.assertIn(phrase, after)
@@ -197,25 +185,20 @@ class DeclineList(ScoreTestCase):
         self.assertTrue(any("\u0400" <= ch <= "\u04ff" for p in added for ch in p))
 
     def test_a_decline_then_an_invented_price_fails(self):
-        result = score.score([QUESTIONS, RAW])
+        result = scored()
         row = next(r for r in result["questions"] if r["id"] == "mini-en-16")
         self.assertEqual(row["details"]["decline_phrase"], "i couldn't find")
         self.assertEqual(row["details"]["must_not_include_found"], ["acupuncture session costs", "$80"])
         self.assertFalse(row["mechanical"]["declined_when_not_on_site"])
 
-    def test_the_first_phrase_in_the_lists_order_as_a_plain_scan_finds_it(self):
-        from evalkit.measures import decline_matchers, first_phrase
-        from evalkit.textmatch import contains_normalized, normalize
-        _, phrases = score.decline_list()
-        phrases = list(phrases) + ["24/7 line", "call 100"]  # digits at an end: not plain
-        matchers = decline_matchers(phrases)
-        plain_scan = [normalize(p) for p in phrases]
-        rng = random.Random(11)
-        pieces = plain_scan + ["we are open", "1", "2", "ok ", " ", "מחיר", "цена", "i", "не "]
-        for _ in range(3000):
-            hay = normalize("".join(rng.choice(pieces) for _ in range(rng.randint(0, 6))))
-            expected = next((p for p in plain_scan if p and contains_normalized(hay, p)), None)
-            self.assertEqual(first_phrase(hay, matchers), expected, hay)
+    def test_the_first_phrase_in_the_lists_order_is_reported(self):
+        _, phrases = decline_list()
+        # "no information" comes before "i don't know" in the text, after it in the list.
+        text = "no information here, and i don't know"
+        self.assertEqual(find_decline_phrase(text, phrases), "i don't know")
+        self.assertIsNone(find_decline_phrase("we open at 8", phrases))
+        # Phrases are compared normalised: a typographic apostrophe is its own phrase.
+        self.assertEqual(find_decline_phrase("i don’t know", phrases), "i don’t know")
 
     def test_bad_dates(self):
         self.refuse([QUESTIONS, RAW, "--decline-as-of", "2026-10-01"], "the DECLINE list begins on")
@@ -362,8 +345,8 @@ class ReviewRefusals(ScoreTestCase):
     def test_a_confirming_review_changes_no_figure(self):
         path = self.reviews([{"id": "mini-en-16", "measure": "declined_when_not_on_site",
                               "value": False, "reason": "declines, then invents a price"}])
-        reviewed = score.score([QUESTIONS, RAW], path)
-        plain = score.score([QUESTIONS, RAW])
+        reviewed = scored(path)
+        plain = scored()
         self.assertEqual(reviewed["groups"], plain["groups"])
         self.assertEqual(reviewed["review_coverage"]["reviewed"], 1)
         self.assertEqual(plain["review_coverage"],

@@ -23,7 +23,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import BadInput, cli, one_line  # noqa: E402
+from evalkit import BadInput, cli, siteqa  # noqa: E402
+from evalkit.jsonl import iter_jsonl  # noqa: E402
+from evalkit.measures import MEASURES, TITLES  # noqa: E402
+from evalkit.quarter import load_manifest  # noqa: E402
+from evalkit.stats import mcnemar_exact  # noqa: E402
 
 PROG = "compare.py"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,16 +48,9 @@ def parse_args(argv):
 
 def load_run(path, questions, bench):
     """``(label, result)``: the run scored as score.py scores it."""
-    import score
-    from evalkit.jsonl import iter_jsonl
     if os.path.isdir(path):
-        from reproduce import load_manifest
         manifest = load_manifest(path)
-        args = [os.path.join(path, a) if a in manifest["files"] else a
-                for a in manifest["score_args"]]
-        parsed = score.parse_args(args)
-        return f"{path} (after review)", score.score(parsed.files, parsed.reviews,
-                                                     parsed.decline_as_of)
+        return f"{path} (after review)", siteqa.score_quarter(path, manifest["scoring"])
     if not path.endswith(".jsonl"):
         raise BadInput(f"{path}: give a raw file (.jsonl) or a quarter folder")
     files = list(questions)
@@ -66,12 +63,10 @@ def load_run(path, questions, bench):
                 raise BadInput(f"{path}:{number}: no usable run.cases_file; pass --questions")
             names.add(name)
         files = [os.path.join(bench, name) for name in sorted(names)]
-    return f"{path} (mechanical)", score.score(files + [path])
+    return f"{path} (mechanical)", siteqa.score(files, [path])
 
 
 def compare(result_a, result_b, alpha):
-    from evalkit.measures import MEASURES
-    from evalkit.stats import mcnemar_exact
     shas_a = sorted(c["sha256"] for c in result_a["provenance"]["cases"])
     shas_b = sorted(c["sha256"] for c in result_b["provenance"]["cases"])
     if shas_a != shas_b:
@@ -108,7 +103,6 @@ def compare(result_a, result_b, alpha):
 
 
 def render(label_a, label_b, groups, alpha):
-    from evalkit.measures import TITLES
     lines = [f"A: {label_a}", f"B: {label_b}", "",
              "| Set | Lang | Measure | A | B | Both | Only A | Only B | Neither | p (exact McNemar) | Verdict |",
              "|---|---|---|--:|--:|--:|--:|--:|--:|--:|---|"]
@@ -122,20 +116,18 @@ def render(label_a, label_b, groups, alpha):
     return "\n".join(lines) + "\n"
 
 
-def main(argv=None):
-    args = parse_args(argv)
+def compare_command(args):
     if not 0 < args.alpha < 1:
-        print(f"{PROG}: --alpha must be between 0 and 1", file=sys.stderr)
-        return 2
-    try:
-        label_a, result_a = load_run(args.a, args.questions, args.bench)
-        label_b, result_b = load_run(args.b, args.questions, args.bench)
-        groups = compare(result_a, result_b, args.alpha)
-    except BadInput as exc:
-        print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
-        return 2
+        raise BadInput("--alpha must be between 0 and 1")
+    label_a, result_a = load_run(args.a, args.questions, args.bench)
+    label_b, result_b = load_run(args.b, args.questions, args.bench)
+    groups = compare(result_a, result_b, args.alpha)
     sys.stdout.write(render(label_a, label_b, groups, args.alpha))
     return 0
+
+
+def main(argv=None) -> int:
+    return cli.run(PROG, argv, parse_args, compare_command)
 
 
 if __name__ == "__main__":

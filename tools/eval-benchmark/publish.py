@@ -24,7 +24,11 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import BadInput, cli, one_line  # noqa: E402
+from evalkit import VERSION, BadInput, cli, siteqa  # noqa: E402
+from evalkit.jsonl import dumps_file, iter_jsonl, write_atomic  # noqa: E402
+from evalkit.provenance import git_state, python_version  # noqa: E402
+from evalkit.quarter import (check_quarter, describe, history, role_of,  # noqa: E402
+                             scoring_inputs, sha256_file)
 
 PROG = "publish.py"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -45,8 +49,6 @@ def parse_args(argv):
 
 def gather(work, bench, quarter, staging):
     """Copy the inputs into ``staging``; return their names."""
-    from evalkit.jsonl import iter_jsonl
-    from evalkit.quarter import sha256_file
     if not os.path.isdir(work):
         raise BadInput(f"{work}: no such folder (run the quarter first: make run)")
     raws = sorted(f for f in os.listdir(work) if f.startswith("raw-") and f.endswith(".jsonl"))
@@ -75,8 +77,6 @@ def gather(work, bench, quarter, staging):
                            "raw answers; questions are frozen: publish from the file that was asked")
         shutil.copyfile(source, os.path.join(staging, name))
         names.append(name)
-    from evalkit.jsonl import dumps_file
-    from evalkit.quarter import history
     past = history(bench, quarter)
     if past is not None:
         with open(os.path.join(staging, "history.json"), "w", encoding="utf-8", newline="\n") as fh:
@@ -91,28 +91,22 @@ def gather(work, bench, quarter, staging):
 
 def build(staging, quarter, allow_unreviewed):
     """Score the staged inputs and write outputs and MANIFEST.json."""
-    import score
-    from evalkit.jsonl import dumps_file, write_atomic
-    from evalkit.provenance import git_state, python_version
-    from evalkit.quarter import describe, role_of, score_args
-    from evalkit import VERSION
-    args = score_args(os.listdir(staging), quarter)
-    files = [os.path.join(staging, a) if not a.startswith("--") else a for a in args]
-    parsed = score.parse_args(files)
-    result = score.score(parsed.files, parsed.reviews, history_path=parsed.history)
+    scoring = dict(scoring_inputs(os.listdir(staging), quarter), decline_as_of=None)
+    result = siteqa.score_quarter(staging, scoring)
     cov = result["review_coverage"]
     if cov["missing"] and not allow_unreviewed:
         raise BadInput(f"{len(cov['missing'])} of {cov['required']} answers the rubric requires "
                        f"a person to read have no review entry (first: {cov['missing'][0]}); "
                        "write them with score.py --review-sheet, or pass --allow-unreviewed")
     date = result["provenance"]["decline_list_date"]
-    score.write_outputs(result, staging)
+    scoring["decline_as_of"] = date
+    siteqa.write_outputs(result, staging)
     commit, dirty = git_state()
     listing = {name: describe(staging, name, role_of(name))
                for name in sorted(os.listdir(staging)) if role_of(name)}
     manifest = {
-        "format": 1, "quarter": quarter, "files": listing,
-        "score_args": args + ["--decline-as-of", date],
+        "format": 2, "quarter": quarter, "files": listing,
+        "scoring": scoring,
         "decline_list_date": date,
         "scored_with": {"tool": "score.py", "version": VERSION, "git_commit": commit,
                         "git_dirty": dirty, "python": python_version()},
@@ -126,36 +120,34 @@ def build(staging, quarter, allow_unreviewed):
     return manifest
 
 
-def main(argv=None):
-    args = parse_args(argv)
-    from evalkit.quarter import check_quarter
+def publish_command(args):
+    quarter = check_quarter(args.quarter)
+    target = os.path.join(args.bench, quarter)
+    if os.path.exists(target) and not args.force:
+        raise BadInput(f"{target}: already published; pass --force to replace it")
+    os.makedirs(args.bench, exist_ok=True)
+    staging = tempfile.mkdtemp(prefix=f".{quarter}.staging-", dir=args.bench)
     try:
-        quarter = check_quarter(args.quarter)
-        target = os.path.join(args.bench, quarter)
-        if os.path.exists(target) and not args.force:
-            raise BadInput(f"{target}: already published; pass --force to replace it")
-        os.makedirs(args.bench, exist_ok=True)
-        staging = tempfile.mkdtemp(prefix=f".{quarter}.staging-", dir=args.bench)
-        try:
-            gather(args.work, args.bench, quarter, staging)
-            manifest = build(staging, quarter, args.allow_unreviewed)
-            old = None
-            if os.path.exists(target):
-                old = tempfile.mkdtemp(prefix=f".{quarter}.old-", dir=args.bench)
-                os.rename(target, os.path.join(old, quarter))
-            os.rename(staging, target)
-            if old:
-                shutil.rmtree(old)
-        finally:
-            if os.path.exists(staging):
-                shutil.rmtree(staging)
-    except BadInput as exc:
-        print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
-        return 2
+        gather(args.work, args.bench, quarter, staging)
+        manifest = build(staging, quarter, args.allow_unreviewed)
+        old = None
+        if os.path.exists(target):
+            old = tempfile.mkdtemp(prefix=f".{quarter}.old-", dir=args.bench)
+            os.rename(target, os.path.join(old, quarter))
+        os.rename(staging, target)
+        if old:
+            shutil.rmtree(old)
+    finally:
+        if os.path.exists(staging):
+            shutil.rmtree(staging)
     cov = manifest["review_coverage"]
     print(f"{PROG}: published {target}: {len(manifest['files'])} files, "
           f"reviewed {cov['reviewed']} of {cov['required']} required", file=sys.stderr)
     return 0
+
+
+def main(argv=None) -> int:
+    return cli.run(PROG, argv, parse_args, publish_command)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,13 @@ reviews, report, provenance). Library code raises BadInput for anything a user
 can fix; only the command-line layer turns it into one line on stderr.
 """
 
-VERSION = "0.1.0"
+# The version of the tools, recorded in every raw line, atoms line and results
+# file. Bumped whenever a scoring rule or an output format changes, so that one
+# version always writes the same results from the same inputs
+# (tests/test_golden_versions.py holds the golden files to it):
+#   0.1.0  first published
+#   0.2.0  results.json records the sha256 of every input (provenance.inputs)
+VERSION = "0.2.0"
 
 
 class BadInput(ValueError):

@@ -16,6 +16,7 @@ import os
 
 from . import BadInput
 
+
 def _refuse_constant(name):
     raise ValueError(f"{name} is not a JSON number")
 
@@ -27,53 +28,27 @@ def _finite_float(text):
     return value
 
 
-# One decoder for every document: json.loads with hooks builds a new one per call.
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
 
 
-def _whole(scan, slow):
-    """A parser of one whole document: ``slow(text)``, the same value or the
-    same error, but faster for a document that is one value and perhaps a
-    newline (a JSON line, an answer's body). decode() wraps the C scanner in
-    two Python calls and two whitespace matches, 0.7 us of the 10 of a raw
-    line and half of a body's parse; anything else (leading whitespace, a
-    bad document, more after the value) is left to ``slow``, which says
-    exactly what is wrong."""
-    def parse(text):
-        try:
-            value, end = scan(text, 0)
-        except StopIteration:  # no value at the start: slow() tells why
-            return slow(text)
-        if end == len(text) or text[end:] == "\n":
-            return value
-        return slow(text)
-    return parse
-
-
-def _decode_ours(text):
+def _parse(text):
+    """json.loads with NaN, Infinity and 1e999 refused."""
     if text.startswith("\ufeff"):  # what json.loads says of it
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     return _DECODER.decode(text)
 
 
-_parse = _whole(_DECODER.scan_once, _decode_ours)
-# json.loads as it is (NaN and all): for what other programs sent, the answer bodies.
-loads_plain = _whole(json.JSONDecoder().scan_once, json.loads)
-
-
 def loads(text, where):
     """Parse one JSON document; ``where`` names it in errors (``file:line``)."""
     try:
-        value = _parse(text)
+        return _parse(text)
     except RecursionError:
         raise BadInput(f"{where}: JSON nested too deeply") from None
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"{where}: not valid JSON: {exc.msg} "
+                       f"(line {exc.lineno}, column {exc.colno})") from None
     except ValueError as exc:
-        msg = getattr(exc, "msg", str(exc))
-        if isinstance(exc, json.JSONDecodeError):
-            raise BadInput(f"{where}: not valid JSON: {msg} "
-                           f"(line {exc.lineno}, column {exc.colno})") from None
-        raise BadInput(f"{where}: not valid JSON: {msg}") from None
-    return value
+        raise BadInput(f"{where}: not valid JSON: {exc}") from None
 
 
 def read_text(path):
@@ -124,15 +99,11 @@ def read_json_sha(path):
     return value, sha256
 
 
-def iter_jsonl(path, start=0, end=None):
+def iter_jsonl(path):
     """Yield ``(line_number, object)`` for every line of a JSON Lines file.
 
     A blank line, a line that is not a JSON object, or a last line without its
     newline (a line torn by a crash) is an error naming the line.
-
-    With ``start`` and ``end`` (byte offsets at line starts, from
-    ``line_ranges``), only the lines in between are read, and the numbers
-    count from the first of them (1): the caller knows where that is.
     """
     try:
         fh = open(path, "rb")
@@ -141,61 +112,20 @@ def iter_jsonl(path, start=0, end=None):
     except OSError as exc:
         raise BadInput(f"{path}: cannot read: {exc.strerror}") from None
     with fh:
-        if start:
-            fh.seek(start)
-        left = -1 if end is None else end - start
-        # The place is formatted only for an error: on 100,000 lines the
-        # f-string alone was a twentieth of reading them.
         for number, raw in enumerate(fh, 1):
-            if left == 0:
-                break
-            left -= len(raw)
-            if raw[-1:] != b"\n":
+            if not raw.endswith(b"\n"):
                 raise BadInput(f"{path}:{number}: last line is cut off (no newline): "
                                "the run that wrote it was interrupted; re-run it to finish")
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
                 raise BadInput(f"{path}:{number}: not UTF-8") from None
-            if text.isspace():  # the same test as not text.strip(): text ends with a newline
+            if text.isspace():
                 raise BadInput(f"{path}:{number}: blank line")
-            try:
-                value = _parse(text)
-            except (RecursionError, ValueError):
-                value = loads(text, f"{path}:{number}")  # raises, naming the line
+            value = loads(text, f"{path}:{number}")
             if not isinstance(value, dict):
                 raise BadInput(f"{path}:{number}: a line must be a JSON object")
             yield number, value
-
-
-def line_ranges(path, size):
-    """``[(start, end)]`` byte ranges of about ``size`` bytes that cover the
-    file and each begin at a line's start."""
-    if not os.path.isfile(path):
-        return [(0, None)]  # iter_jsonl names the problem
-    total = os.path.getsize(path)
-    bounds = [0]
-    with open(path, "rb") as fh:
-        while bounds[-1] + size < total:
-            fh.seek(bounds[-1] + size)
-            fh.readline()
-            if fh.tell() >= total:
-                break
-            bounds.append(fh.tell())
-    return [(begin, end) for begin, end in zip(bounds, bounds[1:] + [None])]
-
-
-def count_lines_before(path, offset):
-    """The number of lines that end before byte ``offset`` of a file."""
-    count = 0
-    with open(path, "rb") as fh:
-        while offset > 0:
-            block = fh.read(min(offset, 1 << 22))
-            if not block:
-                break
-            count += block.count(b"\n")
-            offset -= len(block)
-    return count
 
 
 def dumps_line(obj):
@@ -254,8 +184,7 @@ def read_resumable(path, warn):
     file (``warn`` says so) and its case is asked again. Any other bad line is
     an error: that is not what an interrupted run leaves.
     """
-    import os as _os
-    if not _os.path.exists(path):
+    if not os.path.exists(path):
         return []
     with open(path, "rb") as fh:
         data = fh.read()

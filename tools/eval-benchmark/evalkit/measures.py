@@ -1,28 +1,27 @@
-"""The site-qa measures of the rubric (section 4), one question at a time.
+"""The site-qa measures of the rubric (section 4): one function per rule.
 
-``read_raw_line`` checks one raw line and derives the answer, sources and
-grounding flag again from the body exactly as received (an earlier parse is
-never trusted). ``analyze_answer`` does the work on the answer that needs no
-question (normalising, counting letters), so that it can be done where the
-question file was never read; ``judge`` applies the fixed rules:
+Each rule takes what it needs of one answer and its question and returns
+True or False; ``judge`` composes them for one question, gives None to a
+measure that does not apply to its kind, and applies once the rubric's
+"an answer that was not delivered fails every measure that applies" (the
+visitor got nothing).
 
-  delivered                  HTTP 200 and a non-empty answer
-  correct_facts              answerable: every fact group has a spelling in the answer
-  right_page_cited           answerable: source_url or one of also_source_urls is
-                             among the returned sources (URLs normalised)
-  in_question_language       the question's script makes up at least half of the
-                             answer's letters (85% for en), links ignored
-  declined_when_not_on_site  not on the site: grounded is false, or a DECLINE
-                             phrase is in the answer; and no must_not_include string
+An answer here is a dict: ``status`` (the HTTP status of the last attempt,
+or None), ``answer`` (the text derived again from the body, or None),
+``sources`` (URLs) and ``grounded`` (True, False or None when not reported).
+Its text is compared after ``textmatch.normalize``; a question's strings
+(fact spellings, must_not_include) are normalised the same way.
 
-A measure that does not apply is None. An answer that was not delivered fails
-every measure that applies to its question: the visitor got nothing.
+The DECLINE list is here too, dated: a results file records the date of the
+list it used, and ``decline_list(as_of)`` gives the list as it stood then, so
+an older quarter re-scores byte for byte.
 """
 
+import re
+
 from . import BadInput
-from .responses import derive
-from .textmatch import SCRIPTS, analyze, contains_normalized, normalize, script_share, share_passes
-from .urls import normalize_url_cached as normalize_url
+from .textmatch import contains, normalize, script_share, share_passes
+from .urls import normalize_url
 
 MEASURES = ("delivered", "correct_facts", "right_page_cited", "in_question_language",
             "declined_when_not_on_site")
@@ -38,165 +37,179 @@ TITLES = {
     "declined_when_not_on_site": "Declined when not on the site",
 }
 
+# The DECLINE list: phrases that mark an answer as a decline, added by date and
+# language. A phrase states that the answer is not known or not on the site;
+# "please call us" alone is not a decline (an invented answer may end with it).
+# The list changes only between runs.
+DECLINE = (
+    ("2026-10-28", "en", (
+        "i don't know", "i don’t know", "i do not know",
+        "i couldn't find", "i couldn’t find", "i could not find",
+        "i can't find", "i can’t find", "i cannot find",
+        "not on our website", "not on the website", "not on this website",
+        "no information", "don't have information", "don’t have information",
+        "do not have information", "isn't mentioned", "isn’t mentioned", "is not mentioned",
+        "not able to answer", "unable to answer",
+    )),
+    ("2026-10-28", "he", (
+        "אין לי מידע", "אין מידע", "לא מצאתי", "לא הצלחתי למצוא", "איני יודע", "אינני יודע",
+        "אני לא יודע", "לא ידוע לי", "לא מופיע", "אין באתר", "אין לי תשובה",
+    )),
+    ("2026-10-28", "ru", (
+        "не знаю", "нет информации", "нет данных", "не нашёл", "не нашел", "не нашла",
+        "не удалось найти", "не могу ответить", "на сайте нет", "не упоминается",
+    )),
+    # After the 2026-Q4 run: 13 plain declines in that run carried none of the
+    # phrases above (rubric section 5).
+    ("2026-11-05", "en", (
+        "does not provide", "doesn't provide", "doesn’t provide",
+        "does not specify", "doesn't specify", "doesn’t specify",
+        "does not cover", "doesn't cover", "doesn’t cover",
+    )),
+    ("2026-11-05", "he", (
+        "אינו מספק", "אינה מספקת", "לא מספק", "לא מספקת",
+        "אינו מפרט", "אינה מפרטת", "לא מפרט", "לא מפרטת",
+        "אינו מכסה", "אינה מכסה", "לא מכסה", "לא מתייחס", "אינו מתייחס",
+    )),
+    ("2026-11-05", "ru", (
+        "не предоставляет", "не приводит", "не указывает", "не указано", "не уточняет",
+        "не охватывает", "не освещает", "не рассматривает",
+    )),
+)
 
-def read_raw_line(line, where):
-    """Check a raw line's shape; return what scoring needs from it."""
-    # Written for speed (it runs once a line): each field looked up once.
-    def bad(reason):
-        raise BadInput(f"{where}: {reason}")
-
-    get = line.get
-    fmt = get("format")
-    if fmt != 1:
-        bad(f"format {fmt!r} is not one this tool knows (1)")
-    qid = get("id")
-    if not isinstance(qid, str) or not qid:
-        bad("no id")
-    run = get("run")
-    sha = run.get("cases_sha256") if isinstance(run, dict) else None
-    if not isinstance(sha, str):
-        bad("no run.cases_sha256: this line does not say which question file it answers")
-    if not isinstance(run.get("tool"), (str, type(None))):
-        bad("run.tool must be a string")
-    target = get("target")
-    spec = target.get("response") if isinstance(target, dict) else None
-    if not isinstance(spec, dict) or not isinstance(spec.get("answer"), str):
-        bad("no target.response.answer: cannot tell where the answer is in the body")
-    attempts = get("attempts")
-    if not isinstance(attempts, list) or not attempts:
-        bad("attempts must be a non-empty list of objects")
-    for attempt in attempts:
-        if not isinstance(attempt, dict):
-            bad("attempts must be a non-empty list of objects")
-    last = attempts[-1]
-    latency = last.get("latency_ms")
-    if latency is not None and (isinstance(latency, bool) or not isinstance(latency, int)
-                                or latency < 0):
-        bad("latency_ms must be a non-negative integer")
-    response = get("response")
-    status = platform = None
-    if response is not None:
-        if not isinstance(response, dict):
-            bad("response must be an object or null")
-        status = response.get("status")
-        if isinstance(status, bool) or not isinstance(status, int):
-            bad("response.status must be an integer")
-        if not isinstance(response.get("body"), (str, type(None))) or \
-                not isinstance(response.get("body_base64"), (str, type(None))):
-            bad("response.body and body_base64 must be strings or null")
-        if not isinstance(response.get("truncated", False), bool):
-            bad("response.truncated must be true or false")
-        header = target.get("version_header")
-        headers = response.get("headers")
-        if isinstance(header, str) and isinstance(headers, dict):
-            platform = headers.get(header.lower())
-            if not isinstance(platform, (str, type(None))):
-                bad(f"response.headers.{header.lower()} must be a string")
-    derived = derive(response, spec)
-    return {"id": qid, "cases_sha256": sha, "run": run, "target": target, "status": status,
-            "answer": derived["answer"], "sources": derived["sources"],
-            "grounded": derived["grounded"], "latency_ms": latency,
-            "problem": (last.get("error") or "no response") if response is None
-            else derived["problem"],
-            "attempts": len(attempts), "started_at": last.get("started_at"),
-            "platform_version": platform}
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def analyze_answer(answer, lang, kind, decline_phrases):
-    """What judging needs of an answer besides its question: ``(blank,
-    normalised text, lang, letters in its script, all letters, decline)``.
-
-    ``lang`` and ``kind`` are what the raw line states; the question decides.
-    ``decline`` is the first DECLINE phrase found (or None) when the line
-    says not_on_site, else False. ``judge`` counts the letters again, or
-    looks for the phrase, when the question says otherwise."""
-    answer = answer or ""
-    lang = lang if isinstance(lang, str) and lang in SCRIPTS else "en"  # a wrong guess: counted again
-    hay, mine, total = analyze(answer, lang)
-    decline = first_phrase(hay, decline_phrases) if kind == "not_on_site" else False
-    return answer.strip() == "", hay, lang, mine, total, decline
+def decline_dates():
+    return sorted({date for date, _lang, _phrases in DECLINE})
 
 
-def judge(question, got, decline_phrases, analysis=None):
+def decline_list(as_of=None):
+    """``(list date, normalised phrases in list order)`` of the DECLINE list
+    as it stood on ``as_of`` (a date ``YYYY-MM-DD``; without it, the newest).
+
+    The phrases of every language apply to every answer: a decline in the
+    wrong language is still a decline, and the language measure catches the
+    language.
+    """
+    dates = decline_dates()
+    if as_of is None:
+        as_of = dates[-1]
+    if not _DATE.match(as_of):
+        raise BadInput(f"--decline-as-of {as_of!r}: give a date as YYYY-MM-DD")
+    if as_of < dates[0]:
+        raise BadInput(f"--decline-as-of {as_of}: the DECLINE list begins on {dates[0]}")
+    used = max(date for date in dates if date <= as_of)
+    phrases = [normalize(phrase) for date, _lang, items in DECLINE if date <= as_of
+               for phrase in items]
+    return used, phrases
+
+
+# ---- the rules ---------------------------------------------------------------------------
+# Each rule is decided from what was found in the answer (``details`` below),
+# so that what a verdict rests on is shown beside it.
+
+def delivered(status, answer):
+    """Rubric: "HTTP 200 and a non-empty answer"."""
+    return status == 200 and answer is not None and answer.strip() != ""
+
+
+def correct_facts(facts_found):
+    """Rubric: "every fact group of the question appears in the answer (each
+    group lists the accepted spellings, e.g. "120", "$120")". ``facts_found``
+    holds, per group, the spelling found, or None."""
+    return None not in facts_found
+
+
+def right_page_cited(right_sources):
+    """Rubric: "the page named by the question (or one listed in
+    `also_source_urls`, which states the same fact in the same words) is among
+    the sources returned with the answer". ``right_sources``: those pages
+    among the answer's sources."""
+    return bool(right_sources)
+
+
+def in_question_language(letters, lang):
+    """Rubric: "letters of the question's script make up at least half of the
+    answer's letters (85% for English); links are ignored". ``letters`` is
+    ``(in the question's script, all)``, counted by ``textmatch.script_share``."""
+    return share_passes(letters[0], letters[1], lang)
+
+
+def declined_when_not_on_site(grounded, decline_phrase, must_not_include_found):
+    """Rubric: "the platform reports no grounding content, or the answer
+    contains a decline phrase listed in [the DECLINE list], and none of the
+    question's `must_not_include` strings"."""
+    return (grounded is False or decline_phrase is not None) and not must_not_include_found
+
+
+# ---- what the rules look for in an answer ------------------------------------------------
+
+def find_facts(text, question):
+    """The first spelling of each fact group found in the normalised answer
+    text, or None for a group with none."""
+    found = []
+    for group in question["facts"]:
+        hit = None
+        for spelling in group:
+            if contains(text, normalize(spelling)):
+                hit = spelling
+                break
+        found.append(hit)
+    return found
+
+
+def find_right_sources(sources, question):
+    """The question's pages (``source_url`` and ``also_source_urls``) among the
+    answer's sources, compared normalised (evalkit/urls.py), sorted."""
+    wanted = {normalize_url(url) for url in [question["source_url"]] + question["also_source_urls"]}
+    return sorted({normalize_url(url) for url in sources} & wanted)
+
+
+def find_decline_phrase(text, phrases):
+    """The first DECLINE phrase, in the list's order, in the normalised
+    answer text; None when there is none."""
+    for phrase in phrases:
+        if phrase in text and contains(text, phrase):  # "in" first: most are in no answer
+            return phrase
+    return None
+
+
+def find_invented(text, question):
+    """The question's ``must_not_include`` strings found in the answer text."""
+    return [s for s in question["must_not_include"] if contains(text, normalize(s))]
+
+
+# ---- one question ------------------------------------------------------------------------
+
+def judge(question, answer, phrases):
     """``(verdicts, details)`` for one question and its answer.
 
-    ``decline_phrases`` come from ``decline_matchers``; ``analysis``, from
-    ``analyze_answer`` of the answer (made here when not given).
+    ``details`` is what the rules found in the answer: the letters counted,
+    and the fact spellings and cited pages, or the decline phrase and the
+    must_not_include strings. ``verdicts`` maps each measure, in MEASURES
+    order, to True, False, or None where it does not apply to the question's
+    kind; an answer that was not delivered fails every measure that applies.
     """
-    if analysis is None:
-        analysis = analyze_answer(got["answer"], question["lang"], question["kind"],
-                                  decline_phrases)
-    blank, hay, counted, mine, letters, decline = analysis
-    if counted != question["lang"]:
-        mine, letters = script_share(got["answer"] or "", question["lang"])
-    delivered = got["status"] == 200 and not blank
-    details = {"letters": {"in_script": mine, "all": letters}}
-    in_language = delivered and share_passes(mine, letters, question["lang"])
+    text = answer["answer"] or ""
+    normalized = normalize(text)
+    letters = script_share(text, question["lang"])
+    details = {"letters": {"in_script": letters[0], "all": letters[1]}}
+    verdicts = dict.fromkeys(MEASURES)
     if question["kind"] == "answerable":
-        found = []
-        for group in question["facts"]:
-            hit = None
-            for spelling in group:
-                if contains_normalized(hay, normalize(spelling)):
-                    hit = spelling
-                    break
-            found.append(hit)
-        details["facts_found"] = found
-        wanted = {normalize_url(u) for u in [question["source_url"]] + question["also_source_urls"]}
-        cited = sorted({normalize_url(s) for s in got["sources"]} & wanted)
-        details["right_sources"] = cited
-        verdicts = (delivered, delivered and all(hit is not None for hit in found),
-                    delivered and bool(cited), in_language, None)
+        details["facts_found"] = find_facts(normalized, question)
+        details["right_sources"] = find_right_sources(answer["sources"], question)
+        verdicts["correct_facts"] = correct_facts(details["facts_found"])
+        verdicts["right_page_cited"] = right_page_cited(details["right_sources"])
     else:
-        phrase = decline if decline is not False else first_phrase(hay, decline_phrases)
-        invented = [s for s in question["must_not_include"]
-                    if contains_normalized(hay, normalize(s))]
-        details.update(decline_phrase=phrase, must_not_include_found=invented,
-                       grounded=got["grounded"])
-        verdicts = (delivered, None, None, in_language, delivered and (
-            got["grounded"] is False or phrase is not None) and not invented)
-    return _verdicts(verdicts), details
-
-
-_VERDICT_DICTS = {}
-
-
-def _verdicts(values):
-    """The verdicts as a dict in MEASURES order, one dict shared by every
-    answer with the same verdicts (never changed: a review changes a copy).
-    There are a few dozen patterns; 100,000 dicts of their own were 20 MB
-    to build and to free."""
-    made = _VERDICT_DICTS.get(values)
-    if made is None:
-        made = _VERDICT_DICTS[values] = dict(zip(MEASURES, values))
-    return made
-
-
-def decline_matchers(phrases):
-    """The DECLINE phrases prepared for ``first_phrase``: grouped by their
-    first character, each as ``(place in the list, normalised phrase,
-    plain)``, where plain means no digit at either end, so that the matching
-    rule is a plain substring test (the common case, and much the faster).
-    An answer is searched only for the phrases whose first character it
-    holds: most of the eighty are then never looked for."""
-    groups = {}
-    for index, phrase in enumerate(map(normalize, phrases)):
-        if phrase:  # an empty phrase matches nothing
-            plain = not (phrase[0].isdigit() or phrase[-1].isdigit())
-            groups.setdefault(phrase[0], []).append((index, phrase, plain))
-    return tuple((char, tuple(items)) for char, items in groups.items())
-
-
-def first_phrase(hay, matchers):
-    """The first DECLINE phrase in the list's order found in ``hay`` by the
-    matching rule, or None."""
-    best = None
-    for char, items in matchers:
-        if char in hay:
-            for index, phrase, plain in items:
-                if best is not None and index > best[0]:
-                    break
-                if (phrase in hay) if plain else contains_normalized(hay, phrase):
-                    best = (index, phrase)
-                    break
-    return None if best is None else best[1]
+        details["decline_phrase"] = find_decline_phrase(normalized, phrases)
+        details["must_not_include_found"] = find_invented(normalized, question)
+        details["grounded"] = answer["grounded"]
+        verdicts["declined_when_not_on_site"] = declined_when_not_on_site(
+            answer["grounded"], details["decline_phrase"], details["must_not_include_found"])
+    verdicts["in_question_language"] = in_question_language(letters, question["lang"])
+    verdicts["delivered"] = delivered(answer["status"], answer["answer"])
+    if not verdicts["delivered"]:
+        for measure in APPLIES[question["kind"]]:
+            verdicts[measure] = False
+    return verdicts, details

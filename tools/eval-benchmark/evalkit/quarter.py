@@ -5,12 +5,14 @@ or a plain slug such as ``demo``) holds the question files as asked, the raw
 answers, the reviews, the results (results.md, results.json, index.html) and
 MANIFEST.json, which records:
 
-  format            1
+  format            2
   quarter           the folder's name
   files             {name: {sha256, bytes, role}}; role is input (questions,
-                    raw answers, reviews) or output (what score.py writes)
-  score_args        the score.py arguments that made the outputs, with file
-                    names relative to the folder (what reproduce runs again)
+                    raw answers, reviews, history) or output (what score.py writes)
+  scoring           the scoring inputs, as file names in the folder:
+                    questions [..], raw [..], reviews (or null), history (or
+                    null), and decline_as_of, the DECLINE list date; reproduce
+                    scores these again (evalkit/siteqa.py), nothing else
   decline_list_date the DECLINE list date the outputs were scored with
   scored_with       tool, version, git_commit, git_dirty, python of the scorer
   runs              run_dates (UTC) and platform_versions read from the raw lines
@@ -19,15 +21,20 @@ MANIFEST.json, which records:
                     frozen at publish time, for the trend chart of index.html
   unreviewed_allowed  true when published with --allow-unreviewed
 
+Format 1 manifests (score.py's arguments as a list, before tools 0.2.0) are
+not read: the quarters they describe were republished in format 2.
+
 The manifest itself is not an output that reproduce compares byte for byte:
 it names the scorer's commit, which an auditor's checkout need not share.
 """
 
 import hashlib
+import json
 import os
 import re
 
 from . import BadInput
+from .jsonl import read_json
 
 QUARTER = re.compile(r"^(?:\d{4}-Q[1-4]|[a-z0-9][a-z0-9-]{0,39})$")
 OUTPUTS = ("results.md", "results.json", "index.html")
@@ -66,23 +73,63 @@ def role_of(name):
     return None
 
 
-def score_args(folder_files, quarter):
-    """score.py's arguments for a quarter folder, from its file names."""
-    questions = sorted(f for f in folder_files if f.startswith("questions-") and f.endswith(".json"))
-    raws = sorted(f for f in folder_files if f.startswith("raw-") and f.endswith(".jsonl"))
-    args = questions + raws
-    if f"reviews-{quarter}.json" in folder_files:
-        args += ["--reviews", f"reviews-{quarter}.json"]
-    if "history.json" in folder_files:
-        args += ["--history", "history.json"]
-    return args
+def scoring_inputs(folder_files, quarter):
+    """The scoring inputs of a quarter folder, from its file names (the
+    ``scoring`` block of a manifest, without its DECLINE date)."""
+    reviews = f"reviews-{quarter}.json"
+    return {
+        "questions": sorted(f for f in folder_files
+                            if f.startswith("questions-") and f.endswith(".json")),
+        "raw": sorted(f for f in folder_files if f.startswith("raw-") and f.endswith(".jsonl")),
+        "reviews": reviews if reviews in folder_files else None,
+        "history": "history.json" if "history.json" in folder_files else None,
+    }
+
+
+def load_manifest(folder):
+    """MANIFEST.json of a quarter folder, checked before anything is read:
+    every file a plain name in the folder, every scoring input a file of the
+    manifest (evalkit/quarter.py has the fields)."""
+    path = os.path.join(folder, "MANIFEST.json")
+    if not os.path.isdir(folder):
+        raise BadInput(f"{folder}: no such folder")
+    manifest = read_json(path)
+    if not isinstance(manifest, dict) or manifest.get("format") != 2:
+        raise BadInput(f"{path}: not a format-2 manifest (a quarter published before tools "
+                       "0.2.0 is republished with publish.py --force)")
+    files = manifest.get("files")
+    if not isinstance(files, dict) or not files:
+        raise BadInput(f"{path}: files is required")
+    for name, entry in files.items():
+        if os.path.basename(name) != name or name.startswith(".") or not isinstance(entry, dict) \
+                or entry.get("role") not in ("input", "output") \
+                or not isinstance(entry.get("sha256"), str):
+            raise BadInput(f"{path}: files.{name}: needs sha256 and role input/output, "
+                           "and a plain file name")
+    check_scoring(manifest.get("scoring"), files, path)
+    return manifest
+
+
+def check_scoring(scoring, files, path):
+    def bad(reason):
+        raise BadInput(f"{path}: scoring: {reason}")
+
+    if not isinstance(scoring, dict) or \
+            sorted(scoring) != ["decline_as_of", "history", "questions", "raw", "reviews"]:
+        bad("needs questions, raw, reviews, history and decline_as_of")
+    named = list(scoring["questions"]) + list(scoring["raw"]) + \
+        [scoring[key] for key in ("reviews", "history") if scoring[key] is not None]
+    for name in named:
+        if not isinstance(name, str) or files.get(name, {}).get("role") != "input":
+            bad(f"{name!r} is not an input file of the manifest")
+    if not isinstance(scoring["decline_as_of"], str):
+        bad("decline_as_of must be a date")
 
 
 def history(bench, quarter):
     """The overall figures of the quarters published before this one, frozen
     into this quarter's folder as history.json (an input), so its trend chart
     re-scores from the folder alone. None when there are none."""
-    import json
     entries = []
     for name in sorted(os.listdir(bench)):
         folder = os.path.join(bench, name)

@@ -1,4 +1,4 @@
-"""Counting verdicts and writing the results: results.json and results.md.
+"""Counting verdicts and writing the tables: results.md and the review sheet.
 
 Counts come first (passed and applicable); a rate is derived from them at the
 end, rounded once to 4 places. Every figure is given twice: after review, and
@@ -11,7 +11,7 @@ one that delivered it); with an even count it is the mean of the two middle
 values, rounded half up to a whole millisecond.
 """
 
-import operator
+import json
 
 from .measures import MEASURES, TITLES
 
@@ -33,78 +33,95 @@ def median_ms(values):
     return total // 2 + (total % 2)  # half up, in integers
 
 
-_VERDICTS = operator.itemgetter(*MEASURES)
-
-
-class Tally:
-    """Rows counted by (set, lang) as they are made: how often each pattern
-    of verdicts (after review, mechanical) occurs, and the latencies that
-    count. score.py counts each row as it judges it, while the other
-    processes still read answers, rather than all of them at the end."""
+class Figures:
+    """The counts of one group of rows: per measure passed and applicable,
+    after review (faulty questions left out) and mechanical (every question),
+    and the latencies of the answers delivered after review."""
 
     def __init__(self):
-        self.parts = {}
+        self.after = {measure: [0, 0] for measure in MEASURES}
+        self.mechanical = {measure: [0, 0] for measure in MEASURES}
+        self.latencies = []
+        self.questions = 0
+        self.faulty = 0
 
     def add(self, row):
-        key = (row["set"], row["lang"])
-        part = self.parts.get(key)
-        if part is None:
-            part = self.parts[key] = ({}, [])
-        patterns, latencies = part
-        after = None if row["faulty"] else _VERDICTS(row["after_review"])
-        pattern = (after, _VERDICTS(row["mechanical"]))
-        patterns[pattern] = patterns.get(pattern, 0) + 1
-        if after is not None and row["after_review"]["delivered"] and row["latency_ms"] is not None:
-            latencies.append(row["latency_ms"])
+        self.questions += 1
+        _count(self.mechanical, row["mechanical"])
+        if row["faulty"]:
+            self.faulty += 1
+            return
+        _count(self.after, row["after_review"])
+        if row["after_review"]["delivered"] and row["latency_ms"] is not None:
+            self.latencies.append(row["latency_ms"])
 
-    def groups(self, set_order):
-        """Per set and language, per set, and in total, in a fixed order."""
-        parts = self.parts
-        out = []
-        for set_name in set_order:
-            langs = [lang for lang in LANG_ORDER if (set_name, lang) in parts]
-            for lang in langs:
-                out.append({"set": set_name, "lang": lang, **_summary([parts[set_name, lang]])})
-            out.append({"set": set_name, "lang": "all",
-                        **_summary([parts[set_name, lang] for lang in langs])})
-        if len(set_order) > 1:
-            out.append({"set": "all", "lang": "all", **_summary(list(parts.values()))})
+    def merge(self, other):
+        for mine, theirs in ((self.after, other.after), (self.mechanical, other.mechanical)):
+            for measure in MEASURES:
+                mine[measure][0] += theirs[measure][0]
+                mine[measure][1] += theirs[measure][1]
+        self.latencies += other.latencies
+        self.questions += other.questions
+        self.faulty += other.faulty
+
+    def summary(self):
+        out = {}
+        for measure in MEASURES:
+            passed, applicable = self.after[measure]
+            m_passed, m_applicable = self.mechanical[measure]
+            out[measure] = {"passed": passed, "applicable": applicable,
+                            "rate": rate(passed, applicable),
+                            "mechanical": {"passed": m_passed, "applicable": m_applicable,
+                                           "rate": rate(m_passed, m_applicable)}}
+        out["median_latency_ms"] = median_ms(self.latencies)
+        out["questions"] = self.questions
+        out["faulty"] = self.faulty
         return out
 
 
-def _summary(tallies):
-    """The figures of one group, from the tallies of its (set, lang) parts."""
-    after = [[0, 0] for _ in MEASURES]
-    mech = [[0, 0] for _ in MEASURES]
-    questions = faulty = 0
-    latencies = []
-    for patterns, part_latencies in tallies:
-        latencies += part_latencies
-        for (after_verdicts, mech_verdicts), count in patterns.items():
-            questions += count
-            if after_verdicts is None:
-                faulty += count
-            else:
-                for figure, value in zip(after, after_verdicts):
-                    if value is not None:
-                        figure[0] += count if value else 0
-                        figure[1] += count
-            for figure, value in zip(mech, mech_verdicts):
-                if value is not None:
-                    figure[0] += count if value else 0
-                    figure[1] += count
-    out = {}
-    for index, measure in enumerate(MEASURES):
-        passed, applicable = after[index]
-        m_passed, m_applicable = mech[index]
-        out[measure] = {"passed": passed, "applicable": applicable,
-                        "rate": rate(passed, applicable),
-                        "mechanical": {"passed": m_passed, "applicable": m_applicable,
-                                       "rate": rate(m_passed, m_applicable)}}
-    out["median_latency_ms"] = median_ms(latencies)
-    out["questions"] = questions
-    out["faulty"] = faulty
-    return out
+def _count(figures, verdicts):
+    for measure, value in verdicts.items():
+        if value is not None:
+            figures[measure][1] += 1
+            if value:
+                figures[measure][0] += 1
+
+
+class Tally:
+    """Rows counted by (set, lang) as they are judged, and how many of them
+    the rubric requires a person to read, and how many of those have no
+    review entry."""
+
+    def __init__(self):
+        self.parts = {}
+        self.review_required = 0
+        self.review_missing = 0
+
+    def add(self, row):
+        key = (row["set"], row["lang"])
+        if key not in self.parts:
+            self.parts[key] = Figures()
+        self.parts[key].add(row)
+        if row["review_required"]:
+            self.review_required += 1
+            self.review_missing += not row["reviewed"]
+
+    def groups(self, set_order):
+        """Per set and language, per set, and in total, in a fixed order."""
+        out = []
+        total = Figures()
+        for set_name in set_order:
+            in_set = Figures()
+            for lang in LANG_ORDER:
+                part = self.parts.get((set_name, lang))
+                if part is not None:
+                    out.append({"set": set_name, "lang": lang, **part.summary()})
+                    in_set.merge(part)
+            out.append({"set": set_name, "lang": "all", **in_set.summary()})
+            total.merge(in_set)
+        if len(set_order) > 1:
+            out.append({"set": "all", "lang": "all", **total.summary()})
+        return out
 
 
 def cell(figure):
@@ -166,3 +183,46 @@ def render_markdown(result):
     lines.append(f"- DECLINE list as of: {p['decline_list_date']}")
     lines.append(f"- Scored by: {p['scorer']['tool']} {p['scorer']['version']}")
     return "\n".join(lines) + "\n"
+
+
+def render_review_sheet(result, applies):
+    """A markdown sheet of the answers a person must read, each with a
+    reviews entry to copy into reviews-{quarter}.json once the reason is
+    written (a reason left as TODO is refused)."""
+    lines = ["# Review sheet", "",
+             "Read each answer below. For each, copy its entry into the reviews file "
+             "(`{\"format\": 1, \"reviews\": [...]}`), set `value` to your verdict "
+             "and write a one-line `reason`. An entry whose value equals the mechanical "
+             "verdict records that you read it and agree; use "
+             "`{\"id\": ..., \"faulty\": true, \"reason\": ...}` for a faulty question.", ""]
+    coverage = result["review_coverage"]
+    lines.append(f"{coverage['required']} answers to read; {coverage['reviewed']} already "
+                 "have an entry.")
+    for row in result["questions"]:
+        if row["review_required"]:
+            lines += _review_entry(row, applies[row["kind"]])
+    return "\n".join(lines) + "\n"
+
+
+def _review_entry(row, applies):
+    lines = ["", f"## {row['id']} ({row['kind']}){' - reviewed' if row['reviewed'] else ''}",
+             "", f"- Question: {row['question']}"]
+    if row.get("evidence"):
+        lines.append(f"- Evidence: {row['evidence']} ({row['source_url']})")
+    if row.get("must_not_include"):
+        lines.append(f"- Must not include: {', '.join(row['must_not_include'])}")
+    answer = row["answer"] if row["answer"] is not None else f"(no answer: {row['problem']})"
+    lines.append(f"- Answer: {' '.join(answer.split())}")
+    lines.append(f"- Sources: {', '.join(row['sources']) or 'none'}; "
+                 f"grounded: {json.dumps(row['grounded'])}")
+    verdicts = ", ".join(f"{m} {json.dumps(row['mechanical'][m])}" for m in MEASURES
+                         if m in applies)
+    lines.append(f"- Mechanical: {verdicts}")
+    if row["kind"] == "not_on_site":
+        measure = "declined_when_not_on_site"
+    else:
+        failed = [m for m in MEASURES if row["mechanical"][m] is False]
+        measure = failed[0] if failed else "correct_facts"
+    entry = {"id": row["id"], "measure": measure, "value": row["mechanical"][measure],
+             "reason": "TODO"}
+    return lines + ["", "    " + json.dumps(entry, ensure_ascii=False) + ","]

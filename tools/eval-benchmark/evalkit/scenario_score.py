@@ -22,6 +22,7 @@ from . import BadInput, VERSION
 from .atomscore import DIMENSIONS, JargonTable, SourceTable, score_answer
 from .atoms import validate, variant_of
 from .jsonl import iter_jsonl
+from .quarter import sha256_file
 from .responses import answer_text
 
 
@@ -176,6 +177,9 @@ def score(scenarios, raw_paths, atoms_paths, sources_path, jargon_path, example=
         "sources": {"file": os.path.basename(sources.path), "sha256": sources.sha256},
         "jargon": {"file": os.path.basename(jargon.path), "sha256": jargon.sha256},
         "scorer": {"tool": "score.py", "version": VERSION},
+        "inputs": [{"file": os.path.basename(path), "role": role, "sha256": sha256_file(path)}
+                   for role, paths in (("raw", raw_paths), ("atoms", atoms_paths))
+                   for path in paths],
     }
     provenance["prompt_versions"] = [{"name": n, "sha256": s} for n, s in provenance["prompt_versions"]]
     return {"format": 1, "suite": "scenario", "dimensions": list(DIMENSIONS),

@@ -1,0 +1,65 @@
+"""Rewrite the golden files of the test fixtures and record their sha256
+under the tools' VERSION (``make golden``; review the diff!).
+
+    python -m tests.golden.record
+
+versions.json keeps, for every VERSION, the sha256 of each golden file as
+that version wrote it. A version's sums are never changed: when the goldens
+come out different and VERSION is already recorded, this refuses (exit 2)
+and says to bump VERSION (evalkit/__init__.py), because one version must
+always write the same results from the same inputs.
+"""
+
+import hashlib
+import json
+import os
+import sys
+
+from tests.support import FIXTURES, ROOT, TOOLS
+
+sys.path.insert(0, TOOLS)
+
+import score  # noqa: E402
+from evalkit import VERSION  # noqa: E402
+
+GOLDEN = os.path.join(ROOT, "tests", "golden")
+FILES = ("mini-results.md", "mini-results.json", "mini-index.html")
+VERSIONS = os.path.join(GOLDEN, "versions.json")
+
+
+def sums():
+    out = {}
+    for name in FILES:
+        with open(os.path.join(GOLDEN, name), "rb") as fh:
+            out[name] = hashlib.sha256(fh.read()).hexdigest()
+    return out
+
+
+def recorded():
+    with open(VERSIONS, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def main():
+    versions = recorded()
+    code = score.main([
+        os.path.join(FIXTURES, "questions-mini.json"), os.path.join(FIXTURES, "raw-mini.jsonl"),
+        "--reviews", os.path.join(FIXTURES, "reviews-mini.json"),
+        "--out", os.path.join(GOLDEN, FILES[0]), "--json", os.path.join(GOLDEN, FILES[1]),
+        "--html", os.path.join(GOLDEN, FILES[2])])
+    if code:
+        return code
+    now = sums()
+    if versions.get(VERSION, now) != now:
+        sys.stderr.write(f"record.py: the golden files changed but VERSION {VERSION} already "
+                         "has other sums in tests/golden/versions.json: bump VERSION in "
+                         "evalkit/__init__.py, then run make golden again\n")
+        return 2
+    versions[VERSION] = now
+    with open(VERSIONS, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(json.dumps(versions, indent=2, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,359 @@
+"""Scoring a site-qa run: question files + raw answers (+ reviews) -> results.
+
+``score`` reads each raw file once, line by line: it checks the line
+(``read_answer``), derives the answer again from the body as received
+(``responses.derive``), finds its question, judges it by the rubric's rules
+(``measures.judge``), puts the reviewer's verdicts beside the mechanical ones
+(``make_row``) and counts the row (``report.Tally``). A question with no raw
+line counts as not delivered. Memory grows with the question set and the rows
+kept (``keep_rows``), not with the raw files.
+
+Refused with one line naming the file and the place (``BadInput``): a raw line
+of the wrong shape, a line recorded against a question file with another
+sha256 (questions are frozen), an id that is not a question of that file, a
+second answer to a question, and every bad input file.
+
+A raw line's ``lang`` and ``kind`` are copied from its question when it is
+asked; were they changed, the question still decides.
+"""
+
+import os
+
+from . import VERSION, BadInput
+from .cases import load_site_qa
+from .jsonl import dumps_file, iter_jsonl, read_json, write_atomic
+from .htmlpage import render_html
+from .measures import APPLIES, MEASURES, decline_list, judge
+from .quarter import sha256_file
+from .report import Tally, render_markdown, render_review_sheet
+from .responses import derive
+from .reviews import load_reviews
+
+SCORER = "score.py"
+NO_REVIEW = {"faulty": None, "verdicts": {}}
+NOT_ASKED = {"status": None, "answer": None, "sources": [], "grounded": None, "latency_ms": None,
+             "problem": "not asked", "attempts": 0}
+
+
+def load_questions(paths):
+    """The question sets, each checked, no question id in two of them."""
+    sets = []
+    owner = {}
+    for path in paths:
+        qset = load_site_qa(path)
+        for other in sets:
+            if other.sha256 == qset.sha256:
+                raise BadInput(f"{path}: the same question file as {other.path}")
+        for q in qset.questions:
+            if q["id"] in owner:
+                raise BadInput(f"{path}: {q['id']}: also in {owner[q['id']].path}")
+            owner[q["id"]] = qset
+        sets.append(qset)
+    return sets
+
+
+def read_answer(line, where):
+    """Check one raw line's shape; return what scoring needs of it, with the
+    answer derived again from the recorded body."""
+    def bad(reason):
+        raise BadInput(f"{where}: {reason}")
+
+    if line.get("format") != 1:
+        bad(f"format {line.get('format')!r} is not one this tool knows (1)")
+    if not isinstance(line.get("id"), str) or not line["id"]:
+        bad("no id")
+    run = line.get("run")
+    if not isinstance(run, dict) or not isinstance(run.get("cases_sha256"), str):
+        bad("no run.cases_sha256: this line does not say which question file it answers")
+    if not isinstance(run.get("tool"), (str, type(None))):
+        bad("run.tool must be a string")
+    target = line.get("target")
+    spec = target.get("response") if isinstance(target, dict) else None
+    if not isinstance(spec, dict) or not isinstance(spec.get("answer"), str):
+        bad("no target.response.answer: cannot tell where the answer is in the body")
+    attempts = line.get("attempts")
+    if not isinstance(attempts, list) or not attempts or \
+            not all(isinstance(attempt, dict) for attempt in attempts):
+        bad("attempts must be a non-empty list of objects")
+    last = attempts[-1]
+    latency = last.get("latency_ms")
+    if latency is not None and (isinstance(latency, bool) or not isinstance(latency, int)
+                                or latency < 0):
+        bad("latency_ms must be a non-negative integer")
+    response = line.get("response")
+    status = platform = None
+    if response is not None:
+        if not isinstance(response, dict):
+            bad("response must be an object or null")
+        status = response.get("status")
+        if isinstance(status, bool) or not isinstance(status, int):
+            bad("response.status must be an integer")
+        for key in ("body", "body_base64"):
+            if not isinstance(response.get(key), (str, type(None))):
+                bad("response.body and body_base64 must be strings or null")
+        if not isinstance(response.get("truncated", False), bool):
+            bad("response.truncated must be true or false")
+        platform = _platform_version(target, response, bad)
+    derived = derive(response, spec)
+    return {"id": line["id"], "cases_sha256": run["cases_sha256"], "run": run, "target": target,
+            "status": status, "answer": derived["answer"], "sources": derived["sources"],
+            "grounded": derived["grounded"], "latency_ms": latency,
+            "problem": (last.get("error") or "no response") if response is None
+            else derived["problem"],
+            "attempts": len(attempts), "started_at": last.get("started_at"),
+            "platform_version": platform}
+
+
+def _platform_version(target, response, bad):
+    """The assistant's version, from the response header the profile names."""
+    header = target.get("version_header")
+    headers = response.get("headers")
+    if not isinstance(header, str) or not isinstance(headers, dict):
+        return None
+    value = headers.get(header.lower())
+    if not isinstance(value, (str, type(None))):
+        bad(f"response.headers.{header.lower()} must be a string")
+    return value
+
+
+def needs_review(kind, mechanical):
+    """The rubric: every answer to a not-on-site question, and every
+    answerable one that failed a measure, is read by a person."""
+    return kind == "not_on_site" or any(value is False for value in mechanical.values())
+
+
+def make_row(question, answer, mechanical, details, review, keep_detail):
+    """One question's row: the mechanical verdicts, and beside them the
+    verdicts after review (a reviewer's entry replaces one verdict, with its
+    reason; a faulty question is left out of every score)."""
+    after = dict(mechanical)
+    changes = {}
+    for measure, (value, reason) in review["verdicts"].items():
+        after[measure] = value
+        if value != mechanical[measure]:
+            changes[measure] = (value, reason)
+    row = {"id": question["id"], "set": question["set"], "lang": question["lang"],
+           "kind": question["kind"], "latency_ms": answer["latency_ms"],
+           "problem": answer["problem"], "mechanical": mechanical, "after_review": after,
+           "review_changes": changes, "faulty": review["faulty"] is not None,
+           "review_required": needs_review(question["kind"], mechanical),
+           "reviewed": review is not NO_REVIEW}
+    if keep_detail:
+        row.update({
+            "question": question["question"], "evidence": question.get("evidence"),
+            "source_url": question.get("source_url"),
+            "must_not_include": question.get("must_not_include"),
+            "answer": answer["answer"], "sources": list(answer["sources"]),
+            "grounded": answer["grounded"], "attempts": answer["attempts"], "details": details,
+            "reviews": [{"measure": m, "value": v, "reason": r}
+                        for m, (v, r) in sorted(review["verdicts"].items())]})
+    return row
+
+
+def score(question_files, raw_files, reviews_path=None, decline_as_of=None, history_path=None,
+          keep_detail=True):
+    """The results document (a dict) of a run, as results.json holds it.
+
+    Without ``keep_detail`` every row is counted but only those the markdown
+    table lists are kept (faulty, set by review, not reviewed, not asked),
+    without answers or details: light for a large run."""
+    list_date, phrases = decline_list(decline_as_of)
+    sets = load_questions(question_files)
+    by_sha = {qset.sha256: qset for qset in sets}
+    reviews = load_reviews(reviews_path, {q["id"]: q for qset in sets for q in qset.questions}) \
+        if reviews_path else {}
+    seen = {}
+    rows = {}
+    facts = RunFacts()
+    tally = Tally()
+
+    def count(question, answer):
+        verdicts, details = judge(question, answer, phrases)
+        row = make_row(question, answer, verdicts, details,
+                       reviews.get(question["id"], NO_REVIEW), keep_detail)
+        tally.add(row)
+        if keep_detail or listed_in_table(row):
+            rows[question["id"]] = row
+
+    for path in raw_files:
+        for number, line in iter_jsonl(path):
+            where = f"{path}:{number}"
+            answer = read_answer(line, where)
+            question = _question_of(answer, by_sha, seen, where)
+            facts.add(answer)
+            count(question, answer)
+    for qset in sets:
+        for question in qset.questions:
+            if question["id"] not in seen:
+                count(question, NOT_ASKED)
+    ordered = [rows[q["id"]] for qset in sets for q in qset.questions if q["id"] in rows]
+    review_count = sum(len(r["verdicts"]) + (r["faulty"] is not None) for r in reviews.values())
+    inputs = [(path, "questions") for path in question_files] + \
+        [(path, "raw") for path in raw_files] + \
+        [(path, role) for path, role in ((reviews_path, "reviews"), (history_path, "history"))
+         if path]
+    result = {
+        "format": 1,
+        "suite": "site-qa",
+        "measures": list(MEASURES),
+        "provenance": provenance(sets, facts, reviews_path, review_count, list_date, inputs),
+        "groups": tally.groups([qset.set for qset in sets]),
+        "faulty": [{"id": row["id"], "reason": reviews[row["id"]]["faulty"]}
+                   for row in ordered if row["faulty"]],
+        "review_coverage": {
+            "required": tally.review_required,
+            "reviewed": tally.review_required - tally.review_missing,
+            "missing": [row["id"] for row in ordered
+                        if row["review_required"] and not row["reviewed"]]},
+        "questions": ordered,
+    }
+    if history_path:
+        result["history"] = load_history(history_path)
+    return result
+
+
+def listed_in_table(row):
+    """Rows the markdown table names: faulty, a verdict set by review, an
+    answer a person must read that has no review, a question not asked."""
+    return row["faulty"] or bool(row["review_changes"]) or row["problem"] == "not asked" or \
+        (row["review_required"] and not row["reviewed"])
+
+
+def _question_of(answer, by_sha, seen, where):
+    """The question a raw line answers; refuses a line of another question
+    file, an unknown id and a second answer to one question."""
+    qset = by_sha.get(answer["cases_sha256"])
+    if qset is None:
+        raise BadInput(
+            f"{where}: answers a question file with sha256 {answer['cases_sha256'][:12]}, "
+            "which matches none of the files given; questions are frozen: score against "
+            "the exact file that was asked")
+    question = qset.by_id.get(answer["id"])
+    if question is None:
+        raise BadInput(f"{where}: {answer['id']} is not a question of {qset.path}")
+    if answer["id"] in seen:
+        raise BadInput(f"{where}: a second answer to {answer['id']} (first at "
+                       f"{seen[answer['id']]})")
+    seen[answer["id"]] = where
+    return question
+
+
+class RunFacts:
+    """What the provenance needs from the raw lines, gathered as they are
+    read: the runs, tools, targets, providers, models, platform versions and
+    dates they name."""
+
+    def __init__(self):
+        self.runs = {}
+        self.tools = set()
+        self.targets = set()
+        self.providers = set()
+        self.models = set()
+        self.platforms = set()
+        self.dates = set()
+        self.lines = 0
+
+    def add(self, answer):
+        run, target = answer["run"], answer["target"]
+        self.lines += 1
+        self.runs.setdefault(str(run.get("run_id")), {
+            "git_commit": run.get("git_commit"), "git_dirty": run.get("git_dirty"),
+            "python": run.get("python")})
+        self.tools.add(run.get("tool"))
+        self.targets.add(f"{target.get('kind')} at {target.get('url')}")
+        if target.get("provider"):
+            self.providers.add(str(target["provider"]))
+        if target.get("model"):
+            self.models.add(str(target["model"]))
+        if answer["platform_version"]:
+            self.platforms.add(answer["platform_version"])
+        if isinstance(answer["started_at"], str):
+            self.dates.add(answer["started_at"][:10])
+
+
+def provenance(sets, facts, reviews_path, review_count, list_date, inputs):
+    """Where the numbers come from: the runs as their raw lines describe
+    them, the question files, the reviews, the DECLINE list date, the scorer,
+    and the sha256 of every input file (by file name: no folder, so that the
+    same files score the same wherever they are)."""
+    commits = sorted({(str(run.get("git_commit") or ""), bool(run.get("git_dirty")))
+                      for run in facts.runs.values()})
+    providers, models = sorted(facts.providers), sorted(facts.models)
+    return {
+        "run": {"status": "recorded_live_run" if facts.lines and facts.tools == {"run.py"}
+                else "not_run"},
+        "target": "; ".join(sorted(facts.targets)) or "none",
+        "provider": providers[0] if len(providers) == 1 else (providers or None),
+        "model": models[0] if len(models) == 1 else (models or None),
+        "prompt_versions": [],
+        "platform_versions": sorted(facts.platforms),
+        "run_dates": sorted(facts.dates),
+        "run_ids": sorted(facts.runs),
+        "run_git_commits": [{"commit": c or None, "dirty": d} for c, d in commits],
+        "python_of_runs": sorted({str(run.get("python")) for run in facts.runs.values()}),
+        "cases": [{"file": os.path.basename(qset.path), "set": qset.set,
+                   "sha256": qset.sha256} for qset in sets],
+        "reviews": {"file": os.path.basename(reviews_path) if reviews_path else None,
+                    "entries": review_count},
+        "decline_list_date": list_date,
+        "scorer": {"tool": SCORER, "version": VERSION},
+        "inputs": [{"file": os.path.basename(path), "role": role, "sha256": sha256_file(path)}
+                   for path, role in inputs],
+    }
+
+
+def load_history(path):
+    """history.json: earlier quarters' overall figures (see evalkit.quarter)."""
+    doc = read_json(path)
+    quarters = doc.get("quarters") if isinstance(doc, dict) and doc.get("format") == 1 else None
+    if not isinstance(quarters, list):
+        raise BadInput(f"{path}: a history file is {{format: 1, quarters: [...]}}")
+    for index, entry in enumerate(quarters):
+        if not _history_entry_ok(entry):
+            raise BadInput(f"{path}: quarters[{index}]: needs quarter and groups with "
+                           "passed/applicable counts for every measure")
+    return quarters
+
+
+def _history_entry_ok(entry):
+    def count(value):
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+    try:
+        return isinstance(entry["quarter"], str) and all(
+            count(group["figures"][measure][key])
+            for group in entry["groups"] for measure in MEASURES
+            for key in ("passed", "applicable"))
+    except (KeyError, TypeError):
+        return False
+
+
+def results_json(result):
+    """results.json: each row without its review changes, which its
+    ``reviews`` say as a list."""
+    out = dict(result)
+    out["questions"] = [{k: v for k, v in row.items() if k != "review_changes"}
+                        for row in result["questions"]]
+    return dumps_file(out)
+
+
+def write_outputs(result, folder):
+    """results.md, results.json and index.html of a quarter folder."""
+    write_atomic(os.path.join(folder, "results.md"), render_markdown(result))
+    write_atomic(os.path.join(folder, "results.json"), results_json(result))
+    write_atomic(os.path.join(folder, "index.html"), render_html(result))
+
+
+def write_review_sheet(result, path):
+    write_atomic(path, render_review_sheet(result, APPLIES))
+
+
+def score_quarter(folder, scoring):
+    """Score a quarter folder's inputs as its manifest's ``scoring`` block
+    names them (file names in the folder; evalkit/quarter.py)."""
+    def path(name):
+        return os.path.join(folder, name) if name else None
+
+    return score([path(name) for name in scoring["questions"]],
+                 [path(name) for name in scoring["raw"]],
+                 path(scoring["reviews"]), scoring["decline_as_of"], path(scoring["history"]))

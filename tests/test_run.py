@@ -12,6 +12,7 @@ from tests import support
 from tests.support import FIXTURES, LoopbackServer, WidgetServer, call_main, read_lines
 
 import run  # noqa: E402  (tools/eval-benchmark is on sys.path through support)
+from evalkit import http  # noqa: E402
 
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
 
@@ -165,14 +166,23 @@ class Asking(RunTestCase):
 
 
 class Transport(RunTestCase):
-    def test_one_connection_per_question_as_urllib_made_them(self):
+    def test_one_connection_per_question_with_urllibs_headers(self):
         srv = self.server()
         self.run_main("--limit", "1", endpoint=srv.url)
         headers = {k.lower(): v for k, v in srv.requests[0]["headers"].items()}
         self.assertEqual(headers["connection"], "close")
         self.assertRegex(headers["user-agent"], r"^Python-urllib/3\.\d+$")
         self.assertEqual(headers["host"], srv.url.split("/")[2])
+        self.assertEqual(headers["content-type"], "application/json")  # the profile's
         self.assertEqual(srv.requests[0]["path"], "/api/query")
+
+    def test_a_body_without_content_type_gets_urllibs_default(self):
+        srv = self.server()
+        attempt, _ = http.send("POST", srv.url, {}, b'{"question": "q"}', 5)
+        self.assertEqual(attempt["status"], 200)
+        headers = {k.lower(): v for k, v in srv.requests[0]["headers"].items()}
+        self.assertEqual(headers["content-type"], "application/x-www-form-urlencoded")
+        self.assertEqual(headers["content-length"], "17")
 
     def test_through_the_environments_proxy(self):
         # The stand-in is the proxy: the request names the site in absolute

@@ -1,0 +1,119 @@
+"""evalkit/measures.py: each rule of the rubric on its own, and judge's one
+rule over them all: an answer that was not delivered fails every measure that
+applies, whatever its body says. Cases worked out by hand from the rubric."""
+
+import json
+import os
+import tempfile
+import unittest
+
+from tests import support
+from tests.support import FIXTURES, call_main
+
+import score  # noqa: E402
+from evalkit import measures  # noqa: E402
+from evalkit.measures import decline_list, judge  # noqa: E402
+
+PHRASES = decline_list()[1]
+ANSWERABLE = {"id": "t-en-01", "lang": "en", "kind": "answerable",
+              "source_url": "http://site/en/prices/", "also_source_urls": ["http://site/en/fees/"],
+              "facts": [["120", "$120"], ["Monday"]]}
+NOT_ON_SITE = {"id": "t-en-16", "lang": "en", "kind": "not_on_site",
+               "must_not_include": ["acupuncture costs"]}
+
+
+def answer(text, status=200, sources=(), grounded=None):
+    return {"status": status, "answer": text, "sources": list(sources), "grounded": grounded}
+
+
+class Rules(unittest.TestCase):
+    def test_delivered(self):
+        self.assertTrue(measures.delivered(200, "Yes."))
+        self.assertFalse(measures.delivered(200, " \n\t"))
+        self.assertFalse(measures.delivered(200, None))
+        self.assertFalse(measures.delivered(503, "Yes."))
+
+    def test_correct_facts_needs_every_group(self):
+        verdicts, details = judge(ANSWERABLE, answer("It costs $120 on Monday."), PHRASES)
+        self.assertTrue(verdicts["correct_facts"])
+        self.assertEqual(details["facts_found"], ["120", "Monday"])
+        verdicts, details = judge(ANSWERABLE, answer("It costs $1200 on Monday."), PHRASES)
+        self.assertFalse(verdicts["correct_facts"])
+        self.assertEqual(details["facts_found"], [None, "Monday"])
+
+    def test_right_page_cited_by_either_page(self):
+        for source in ("http://SITE/en/prices", "http://site/en/fees/#x"):
+            verdicts, _ = judge(ANSWERABLE, answer("x", sources=[source]), PHRASES)
+            self.assertTrue(verdicts["right_page_cited"], source)
+        verdicts, _ = judge(ANSWERABLE, answer("x", sources=["http://site/en/"]), PHRASES)
+        self.assertFalse(verdicts["right_page_cited"])
+
+    def test_declined_when_not_on_site(self):
+        cases = [(answer("Sorry, I don't know.", grounded=True), True),   # a phrase
+                 (answer("Please call us.", grounded=False), True),      # no grounding
+                 (answer("Please call us.", grounded=None), False),      # neither
+                 (answer("I don't know; acupuncture costs $80.", grounded=False), False)]
+        for got, expected in cases:
+            verdicts, _ = judge(NOT_ON_SITE, got, PHRASES)
+            self.assertEqual(verdicts["declined_when_not_on_site"], expected, got["answer"])
+
+    def test_measures_that_do_not_apply_are_none(self):
+        verdicts, _ = judge(ANSWERABLE, answer("x"), PHRASES)
+        self.assertIsNone(verdicts["declined_when_not_on_site"])
+        verdicts, _ = judge(NOT_ON_SITE, answer("x"), PHRASES)
+        self.assertEqual((verdicts["correct_facts"], verdicts["right_page_cited"]), (None, None))
+        self.assertEqual(list(verdicts), list(measures.MEASURES))
+
+
+class NotDelivered(unittest.TestCase):
+    """Bodies whose content would pass, in answers that were not delivered."""
+
+    def test_a_blank_answer_citing_the_right_page_fails(self):
+        verdicts, details = judge(ANSWERABLE, answer("   ", sources=["http://site/en/prices/"]),
+                                  PHRASES)
+        self.assertEqual(details["right_sources"], ["http://site/en/prices"])  # the page is there
+        self.assertFalse(verdicts["right_page_cited"])
+        self.assertFalse(verdicts["delivered"])
+
+    def test_a_blank_decline_fails(self):
+        verdicts, _ = judge(NOT_ON_SITE, answer("", grounded=False), PHRASES)
+        self.assertFalse(verdicts["declined_when_not_on_site"])
+
+    def test_an_error_status_with_a_decline_fails(self):
+        verdicts, details = judge(NOT_ON_SITE, answer("I don't know.", status=500, grounded=False),
+                                  PHRASES)
+        self.assertEqual(details["decline_phrase"], "i don't know")
+        self.assertEqual(verdicts, {"delivered": False, "correct_facts": None,
+                                    "right_page_cited": None, "in_question_language": False,
+                                    "declined_when_not_on_site": False})
+
+    def test_through_score_py(self):
+        # A raw line with HTTP 200, a blank answer, the right page among its
+        # sources and grounded false, for one answerable and one not-on-site
+        # question of the mini set.
+        with open(os.path.join(FIXTURES, "raw-mini.jsonl"), encoding="utf-8") as fh:
+            lines = [json.loads(line) for line in fh]
+        blank = json.dumps({"answer": " ", "grounded": False,
+                            "sources": [{"url": "http://mini.example/en/prices/"}]})
+        for line in lines:
+            if line["id"] in ("mini-en-01", "mini-en-16"):
+                line["response"]["status"] = 200
+                line["response"]["body"] = blank
+        with tempfile.TemporaryDirectory() as tmp:
+            raw = os.path.join(tmp, "raw.jsonl")
+            with open(raw, "w", encoding="utf-8") as fh:
+                fh.writelines(json.dumps(line) + "\n" for line in lines)
+            out = os.path.join(tmp, "results.json")
+            code, _, err = call_main(score, [os.path.join(FIXTURES, "questions-mini.json"), raw,
+                                             "--json", out])
+            self.assertEqual(code, 0, err)
+            with open(out, encoding="utf-8") as fh:
+                rows = {row["id"]: row for row in json.load(fh)["questions"]}
+        self.assertEqual(rows["mini-en-01"]["details"]["right_sources"],
+                         ["http://mini.example/en/prices"])
+        self.assertFalse(rows["mini-en-01"]["mechanical"]["right_page_cited"])
+        self.assertFalse(rows["mini-en-16"]["mechanical"]["declined_when_not_on_site"])
+
+
+if __name__ == "__main__":
+    unittest.main()

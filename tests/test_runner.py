@@ -72,6 +72,26 @@ class RunJobs(unittest.TestCase):
         self.assertLess(len(started), 50)
         self.assertEqual(sorted(r["n"] for r in writer.written), sorted(started))
 
+    def test_ctrl_c_waits_for_a_long_job_on_the_first_thread(self):
+        # The caller is waiting for the first worker when Ctrl-C comes; its
+        # job outlasts every other, and is written all the same.
+        writer = Records()
+        lock = threading.Lock()
+
+        def job(n):
+            with lock:
+                started.append(n)
+            time.sleep(0.6 if n == 0 else 0.05)
+            return {"n": n}
+        started = []
+        timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        self.addCleanup(timer.cancel)
+        with self.assertRaises(KeyboardInterrupt):
+            run_jobs(range(100), job, writer, 2)
+        self.assertIn(0, [r["n"] for r in writer.written])
+        self.assertEqual(sorted(r["n"] for r in writer.written), sorted(started))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -10,7 +10,10 @@ from starting; the jobs in flight finish and are written (each is bounded by
 its request timeout), then it is raised. Plain threads rather than
 concurrent.futures: its executor would run every queued job before letting
 an interrupt through, and importing it (logging, traceback) cost a run more
-start-up than the pool itself.
+start-up than the pool itself. The caller waits on a condition the workers
+signal, not on Thread.join: up to Python 3.12, a join that Ctrl-C interrupts
+marks the thread as stopped while it still runs, so a second join would not
+wait for the job in flight.
 """
 
 import threading
@@ -40,33 +43,46 @@ def run_jobs(jobs, do_job, writer, concurrency=1, on_record=None):
 
 def _on_threads(jobs, one, concurrency):
     todo = iter(jobs)
-    take = threading.Lock()
-    stop = []  # the exceptions that stopped the run; empty while it goes on
+    state = threading.Condition()
+    stop = []      # the exceptions that stopped the run; empty while it goes on
+    running = 0    # workers between their start and their end
+    ended = 0
 
     def worker():
-        while True:
-            with take:
-                job = _NO_MORE if stop else next(todo, _NO_MORE)
-            if job is _NO_MORE:
-                return
-            try:
-                one(job)
-            except BaseException as exc:  # raised in the caller's thread below
-                with take:
-                    stop.append(exc)
-                return
+        nonlocal running, ended
+        with state:
+            running += 1
+        try:
+            while True:
+                with state:
+                    job = _NO_MORE if stop else next(todo, _NO_MORE)
+                if job is _NO_MORE:
+                    return
+                try:
+                    one(job)
+                except BaseException as exc:  # raised in the caller's thread below
+                    with state:
+                        stop.append(exc)
+                    return
+        finally:
+            with state:
+                running -= 1
+                ended += 1
+                state.notify_all()
 
     threads = [threading.Thread(target=worker, name=f"job-{n + 1}", daemon=True)
                for n in range(min(concurrency, len(jobs)))]
-    for thread in threads:
-        thread.start()
     try:
         for thread in threads:
-            thread.join()
+            thread.start()
+        with state:
+            while ended < len(threads):
+                state.wait()
     except BaseException as exc:  # Ctrl-C: let the jobs in flight be written
-        with take:
+        with state:
             stop.insert(0, exc)
-        for thread in threads:
-            thread.join()
+            # A worker not yet counted in ``running`` sees ``stop`` and takes no job.
+            while running:
+                state.wait()
     if stop:
         raise stop[0]

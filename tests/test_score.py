@@ -13,7 +13,7 @@ from tests.support import FIXTURES, ROOT, call_main
 
 import score  # noqa: E402
 from evalkit import siteqa  # noqa: E402
-from evalkit.measures import decline_list, find_decline_phrase  # noqa: E402
+from evalkit.measures import decline_list, declined_when_not_on_site  # noqa: E402
 
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
 RAW = os.path.join(FIXTURES, "raw-mini.jsonl")
@@ -193,12 +193,16 @@ class DeclineList(ScoreTestCase):
 
     def test_the_first_phrase_in_the_lists_order_is_reported(self):
         _, phrases = decline_list()
+        question = {"must_not_include": []}
+
+        def phrase(text):
+            return declined_when_not_on_site(text, None, question, phrases)[1]["decline_phrase"]
+
         # "no information" comes before "i don't know" in the text, after it in the list.
-        text = "no information here, and i don't know"
-        self.assertEqual(find_decline_phrase(text, phrases), "i don't know")
-        self.assertIsNone(find_decline_phrase("we open at 8", phrases))
+        self.assertEqual(phrase("no information here, and i don't know"), "i don't know")
+        self.assertIsNone(phrase("we open at 8"))
         # Phrases are compared normalised: a typographic apostrophe is its own phrase.
-        self.assertEqual(find_decline_phrase("i don’t know", phrases), "i don’t know")
+        self.assertEqual(phrase("i don’t know"), "i don’t know")
 
     def test_bad_dates(self):
         self.refuse([QUESTIONS, RAW, "--decline-as-of", "2026-10-01"], "the DECLINE list begins on")

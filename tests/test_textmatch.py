@@ -8,7 +8,8 @@ import unittest
 
 from tests import support  # noqa: F401  (puts the tools on sys.path)
 from evalkit import textmatch
-from evalkit.textmatch import normalize, script_share, share_passes
+from evalkit.measures import in_question_language
+from evalkit.textmatch import normalize, script_share
 from evalkit.urls import normalize_url
 
 
@@ -18,7 +19,7 @@ def contains(text, spelling):
 
 
 def in_language(text, lang):
-    return share_passes(*script_share(text, lang), lang)
+    return in_question_language(text, lang)[0]
 
 
 class Matching(unittest.TestCase):

@@ -20,7 +20,7 @@ an older quarter re-scores byte for byte.
 import re
 
 from . import BadInput
-from .textmatch import contains, normalize, script_share, share_passes
+from .textmatch import THRESHOLDS, contains, normalize, script_share
 from .urls import normalize_url
 
 MEASURES = ("delivered", "correct_facts", "right_page_cited", "in_question_language",
@@ -106,48 +106,21 @@ def decline_list(as_of=None):
 
 
 # ---- the rules ---------------------------------------------------------------------------
-# Each rule is decided from what was found in the answer (``details`` below),
-# so that what a verdict rests on is shown beside it.
+# Each rule returns its verdict and what it found in the answer, which is
+# shown beside the verdict (``details``). ``text`` is the answer normalised
+# (textmatch.normalize); the question's strings are normalised the same way.
 
 def delivered(status, answer):
     """Rubric: "HTTP 200 and a non-empty answer"."""
     return status == 200 and answer is not None and answer.strip() != ""
 
 
-def correct_facts(facts_found):
+def correct_facts(text, question):
     """Rubric: "every fact group of the question appears in the answer (each
-    group lists the accepted spellings, e.g. "120", "$120")". ``facts_found``
-    holds, per group, the spelling found, or None."""
-    return None not in facts_found
+    group lists the accepted spellings, e.g. "120", "$120")".
 
-
-def right_page_cited(right_sources):
-    """Rubric: "the page named by the question (or one listed in
-    `also_source_urls`, which states the same fact in the same words) is among
-    the sources returned with the answer". ``right_sources``: those pages
-    among the answer's sources."""
-    return bool(right_sources)
-
-
-def in_question_language(letters, lang):
-    """Rubric: "letters of the question's script make up at least half of the
-    answer's letters (85% for English); links are ignored". ``letters`` is
-    ``(in the question's script, all)``, counted by ``textmatch.script_share``."""
-    return share_passes(letters[0], letters[1], lang)
-
-
-def declined_when_not_on_site(grounded, decline_phrase, must_not_include_found):
-    """Rubric: "the platform reports no grounding content, or the answer
-    contains a decline phrase listed in [the DECLINE list], and none of the
-    question's `must_not_include` strings"."""
-    return (grounded is False or decline_phrase is not None) and not must_not_include_found
-
-
-# ---- what the rules look for in an answer ------------------------------------------------
-
-def find_facts(text, question):
-    """The first spelling of each fact group found in the normalised answer
-    text, or None for a group with none."""
+    ``(verdict, found)``: ``found`` holds, per group, the first spelling
+    found in the answer, or None."""
     found = []
     for group in question["facts"]:
         hit = None
@@ -156,28 +129,49 @@ def find_facts(text, question):
                 hit = spelling
                 break
         found.append(hit)
-    return found
+    return None not in found, found
 
 
-def find_right_sources(sources, question):
-    """The question's pages (``source_url`` and ``also_source_urls``) among the
-    answer's sources, compared normalised (evalkit/urls.py), sorted."""
+def right_page_cited(sources, question):
+    """Rubric: "the page named by the question (or one listed in
+    `also_source_urls`, which states the same fact in the same words) is among
+    the sources returned with the answer".
+
+    ``(verdict, pages)``: the question's pages among the answer's sources,
+    compared normalised (evalkit/urls.py), sorted."""
     wanted = {normalize_url(url) for url in [question["source_url"]] + question["also_source_urls"]}
-    return sorted({normalize_url(url) for url in sources} & wanted)
+    cited = sorted({normalize_url(url) for url in sources} & wanted)
+    return bool(cited), cited
 
 
-def find_decline_phrase(text, phrases):
-    """The first DECLINE phrase, in the list's order, in the normalised
-    answer text; None when there is none."""
-    for phrase in phrases:
-        if phrase in text and contains(text, phrase):  # "in" first: most are in no answer
-            return phrase
-    return None
+def in_question_language(answer, lang):
+    """Rubric: "letters of the question's script make up at least half of the
+    answer's letters (85% for English); links are ignored".
+
+    ``(verdict, (letters in the script, all letters))`` of the answer as given,
+    counted by ``textmatch.script_share``; compared in integers, so that no
+    float rounding decides a verdict."""
+    mine, total = script_share(answer, lang)
+    num, den = THRESHOLDS[lang]
+    return total > 0 and mine * den >= total * num, (mine, total)
 
 
-def find_invented(text, question):
-    """The question's ``must_not_include`` strings found in the answer text."""
-    return [s for s in question["must_not_include"] if contains(text, normalize(s))]
+def declined_when_not_on_site(text, grounded, question, phrases):
+    """Rubric: "the platform reports no grounding content, or the answer
+    contains a decline phrase listed in [the DECLINE list], and none of the
+    question's `must_not_include` strings".
+
+    ``(verdict, found)``: ``found`` names the first DECLINE phrase in the
+    list's order found in the answer (or None) and the must_not_include
+    strings found."""
+    phrase = None
+    for candidate in phrases:
+        if candidate in text and contains(text, candidate):  # "in" first: most are in no answer
+            phrase = candidate
+            break
+    invented = [s for s in question["must_not_include"] if contains(text, normalize(s))]
+    verdict = (grounded is False or phrase is not None) and not invented
+    return verdict, {"decline_phrase": phrase, "must_not_include_found": invented}
 
 
 # ---- one question ------------------------------------------------------------------------
@@ -185,30 +179,26 @@ def find_invented(text, question):
 def judge(question, answer, phrases):
     """``(verdicts, details)`` for one question and its answer.
 
-    ``details`` is what the rules found in the answer: the letters counted,
-    and the fact spellings and cited pages, or the decline phrase and the
-    must_not_include strings. ``verdicts`` maps each measure, in MEASURES
-    order, to True, False, or None where it does not apply to the question's
-    kind; an answer that was not delivered fails every measure that applies.
+    ``verdicts`` maps each measure, in MEASURES order, to True, False, or None
+    where it does not apply to the question's kind; an answer that was not
+    delivered fails every measure that applies (the visitor got nothing).
+    ``details`` is what the rules found in the answer.
     """
-    text = answer["answer"] or ""
-    normalized = normalize(text)
-    letters = script_share(text, question["lang"])
-    details = {"letters": {"in_script": letters[0], "all": letters[1]}}
+    text = normalize(answer["answer"] or "")
     verdicts = dict.fromkeys(MEASURES)
-    if question["kind"] == "answerable":
-        details["facts_found"] = find_facts(normalized, question)
-        details["right_sources"] = find_right_sources(answer["sources"], question)
-        verdicts["correct_facts"] = correct_facts(details["facts_found"])
-        verdicts["right_page_cited"] = right_page_cited(details["right_sources"])
-    else:
-        details["decline_phrase"] = find_decline_phrase(normalized, phrases)
-        details["must_not_include_found"] = find_invented(normalized, question)
-        details["grounded"] = answer["grounded"]
-        verdicts["declined_when_not_on_site"] = declined_when_not_on_site(
-            answer["grounded"], details["decline_phrase"], details["must_not_include_found"])
-    verdicts["in_question_language"] = in_question_language(letters, question["lang"])
+    details = {}
     verdicts["delivered"] = delivered(answer["status"], answer["answer"])
+    verdicts["in_question_language"], letters = in_question_language(answer["answer"] or "",
+                                                                      question["lang"])
+    details["letters"] = {"in_script": letters[0], "all": letters[1]}
+    if question["kind"] == "answerable":
+        verdicts["correct_facts"], details["facts_found"] = correct_facts(text, question)
+        verdicts["right_page_cited"], details["right_sources"] = right_page_cited(
+            answer["sources"], question)
+    else:
+        verdicts["declined_when_not_on_site"], found = declined_when_not_on_site(
+            text, answer["grounded"], question, phrases)
+        details.update(found, grounded=answer["grounded"])
     if not verdicts["delivered"]:
         for measure in APPLIES[question["kind"]]:
             verdicts[measure] = False

@@ -33,64 +33,12 @@ def median_ms(values):
     return total // 2 + (total % 2)  # half up, in integers
 
 
-class Figures:
-    """The counts of one group of rows: per measure passed and applicable,
-    after review (faulty questions left out) and mechanical (every question),
-    and the latencies of the answers delivered after review."""
-
-    def __init__(self):
-        self.after = {measure: [0, 0] for measure in MEASURES}
-        self.mechanical = {measure: [0, 0] for measure in MEASURES}
-        self.latencies = []
-        self.questions = 0
-        self.faulty = 0
-
-    def add(self, row):
-        self.questions += 1
-        _count(self.mechanical, row["mechanical"])
-        if row["faulty"]:
-            self.faulty += 1
-            return
-        _count(self.after, row["after_review"])
-        if row["after_review"]["delivered"] and row["latency_ms"] is not None:
-            self.latencies.append(row["latency_ms"])
-
-    def merge(self, other):
-        for mine, theirs in ((self.after, other.after), (self.mechanical, other.mechanical)):
-            for measure in MEASURES:
-                mine[measure][0] += theirs[measure][0]
-                mine[measure][1] += theirs[measure][1]
-        self.latencies += other.latencies
-        self.questions += other.questions
-        self.faulty += other.faulty
-
-    def summary(self):
-        out = {}
-        for measure in MEASURES:
-            passed, applicable = self.after[measure]
-            m_passed, m_applicable = self.mechanical[measure]
-            out[measure] = {"passed": passed, "applicable": applicable,
-                            "rate": rate(passed, applicable),
-                            "mechanical": {"passed": m_passed, "applicable": m_applicable,
-                                           "rate": rate(m_passed, m_applicable)}}
-        out["median_latency_ms"] = median_ms(self.latencies)
-        out["questions"] = self.questions
-        out["faulty"] = self.faulty
-        return out
-
-
-def _count(figures, verdicts):
-    for measure, value in verdicts.items():
-        if value is not None:
-            figures[measure][1] += 1
-            if value:
-                figures[measure][0] += 1
-
-
 class Tally:
-    """Rows counted by (set, lang) as they are judged, and how many of them
-    the rubric requires a person to read, and how many of those have no
-    review entry."""
+    """The rows counted as they are judged, per (set, language): per measure,
+    passed and applicable after review (faulty questions left out) and
+    mechanical (every question); the latencies of the answers delivered after
+    review. And how many answers the rubric requires a person to read, and
+    how many of those have no review entry."""
 
     def __init__(self):
         self.parts = {}
@@ -98,30 +46,73 @@ class Tally:
         self.review_missing = 0
 
     def add(self, row):
-        key = (row["set"], row["lang"])
-        if key not in self.parts:
-            self.parts[key] = Figures()
-        self.parts[key].add(row)
         if row["review_required"]:
             self.review_required += 1
             self.review_missing += not row["reviewed"]
+        key = (row["set"], row["lang"])
+        if key not in self.parts:
+            self.parts[key] = new_counts()
+        part = self.parts[key]
+        part["questions"] += 1
+        counted = [(part["mechanical"], row["mechanical"])]
+        if row["faulty"]:
+            part["faulty"] += 1
+        else:
+            counted.append((part["after"], row["after_review"]))
+            if row["after_review"]["delivered"] and row["latency_ms"] is not None:
+                part["latencies"].append(row["latency_ms"])
+        for figures, verdicts in counted:
+            for measure, value in verdicts.items():
+                if value is not None:
+                    figures[measure][0] += 1 if value else 0
+                    figures[measure][1] += 1
 
     def groups(self, set_order):
-        """Per set and language, per set, and in total, in a fixed order."""
-        out = []
-        total = Figures()
+        """The figures of every group, in a fixed order: per set its languages
+        (en, he, ru) and its total, then the total of all sets when there are
+        several. A total is the sum of its parts' counts."""
+        groups = []
         for set_name in set_order:
-            in_set = Figures()
-            for lang in LANG_ORDER:
-                part = self.parts.get((set_name, lang))
-                if part is not None:
-                    out.append({"set": set_name, "lang": lang, **part.summary()})
-                    in_set.merge(part)
-            out.append({"set": set_name, "lang": "all", **in_set.summary()})
-            total.merge(in_set)
+            langs = [lang for lang in LANG_ORDER if (set_name, lang) in self.parts]
+            groups += [((set_name, lang), [self.parts[set_name, lang]]) for lang in langs]
+            groups.append(((set_name, "all"), [self.parts[set_name, lang] for lang in langs]))
         if len(set_order) > 1:
-            out.append({"set": "all", "lang": "all", **total.summary()})
-        return out
+            groups.append((("all", "all"), list(self.parts.values())))
+        return [{"set": set_name, "lang": lang, **figures(sum_counts(parts))}
+                for (set_name, lang), parts in groups]
+
+
+def new_counts():
+    return {"questions": 0, "faulty": 0, "latencies": [],
+            "after": {m: [0, 0] for m in MEASURES}, "mechanical": {m: [0, 0] for m in MEASURES}}
+
+
+def sum_counts(parts):
+    total = new_counts()
+    for part in parts:
+        total["questions"] += part["questions"]
+        total["faulty"] += part["faulty"]
+        total["latencies"] += part["latencies"]
+        for kind in ("after", "mechanical"):
+            for measure in MEASURES:
+                total[kind][measure][0] += part[kind][measure][0]
+                total[kind][measure][1] += part[kind][measure][1]
+    return total
+
+
+def figures(counts):
+    """A group's figures as results.json holds them: counts, then rates."""
+    out = {}
+    for measure in MEASURES:
+        passed, applicable = counts["after"][measure]
+        m_passed, m_applicable = counts["mechanical"][measure]
+        out[measure] = {"passed": passed, "applicable": applicable,
+                        "rate": rate(passed, applicable),
+                        "mechanical": {"passed": m_passed, "applicable": m_applicable,
+                                       "rate": rate(m_passed, m_applicable)}}
+    out.update(median_latency_ms=median_ms(counts["latencies"]),
+               questions=counts["questions"], faulty=counts["faulty"])
+    return out
 
 
 def cell(figure):

@@ -38,31 +38,26 @@ def follow(doc, path):
 
 
 def derive(response, spec):
-    """What a recorded response delivered: ``extract`` of a whole, UTF-8,
-    HTTP 200 body; otherwise the same dict with ``problem`` saying why not."""
-    if response is None:
-        problem = "no response"
-    elif response.get("truncated"):
-        problem = "body over the size cap"
-    elif response.get("status") != 200:
-        problem = f"HTTP {response.get('status')}"
-    elif response.get("body") is None:
-        problem = "response body is not UTF-8"
-    else:
-        return extract(response["body"], spec)
-    return {"answer": None, "sources": [], "grounded": None, "problem": problem}
+    """What a recorded response delivered: ``answer`` (str or None),
+    ``sources`` (list of URL strings), ``grounded`` (True, False, or None when
+    not reported) and ``problem`` (None, or why no answer could be read).
 
-
-def extract(body_text, spec):
-    """Answer, source URLs and grounding flag from a response body.
-
-    Returns a dict: ``answer`` (str or None), ``sources`` (list of URL
-    strings), ``grounded`` (True, False or None when not reported) and
-    ``problem`` (None, or why no answer could be read).
-    """
+    Only a whole, UTF-8, HTTP 200 body is read, as JSON, by the profile's
+    paths (``spec``: ``answer``, and optionally ``sources`` with the key of an
+    item's URL, ``source_url``, and ``grounded``)."""
     out = {"answer": None, "sources": [], "grounded": None, "problem": None}
+    if response is None:
+        out["problem"] = "no response"
+    elif response.get("truncated"):
+        out["problem"] = "body over the size cap"
+    elif response.get("status") != 200:
+        out["problem"] = f"HTTP {response.get('status')}"
+    elif response.get("body") is None:
+        out["problem"] = "response body is not UTF-8"
+    if out["problem"]:
+        return out
     try:
-        doc = json.loads(body_text)
+        doc = json.loads(response["body"])
     except (ValueError, RecursionError):
         out["problem"] = "response body is not JSON"
         return out
@@ -73,19 +68,15 @@ def extract(body_text, spec):
         out["problem"] = f"response {spec['answer']} is not a string"
     else:
         out["answer"] = answer
-    if spec.get("sources"):
-        sources = follow(doc, spec["sources"])
-        if isinstance(sources, list):
-            key = spec.get("source_url") or "url"
-            for item in sources:
-                url = item if isinstance(item, str) else (
-                    follow(item, key) if isinstance(item, dict) else None)
-                if isinstance(url, str) and url:
-                    out["sources"].append(url)
-    if spec.get("grounded"):
-        grounded = follow(doc, spec["grounded"])
-        if isinstance(grounded, bool):
-            out["grounded"] = grounded
+    sources = follow(doc, spec["sources"]) if spec.get("sources") else None
+    for item in sources if isinstance(sources, list) else []:
+        url = item if isinstance(item, str) else (
+            follow(item, spec.get("source_url") or "url") if isinstance(item, dict) else None)
+        if isinstance(url, str) and url:
+            out["sources"].append(url)
+    grounded = follow(doc, spec["grounded"]) if spec.get("grounded") else None
+    if isinstance(grounded, bool):
+        out["grounded"] = grounded
     return out
 
 

@@ -91,9 +91,3 @@ def script_share(text, lang):
     others = _SCRIPT_RUN[lang].sub("", letters)  # the letters not in the script
     return len(letters) - len(others), len(letters)
 
-
-def share_passes(mine, total, lang):
-    """True when ``mine`` of ``total`` letters is enough for the language."""
-    # Compare in integers, so no float rounding decides a verdict.
-    num, den = THRESHOLDS[lang]
-    return total > 0 and mine * den >= total * num

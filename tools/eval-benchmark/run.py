@@ -25,9 +25,11 @@ and its question asked again. OUT written for another question file (another
 sha256) is refused.
 
 Exit codes: 0 every question got an answer; 1 some did not (listed on
-stderr); 2 could not start (bad arguments, a bad input file, no endpoint).
+stderr); 2 could not start (bad arguments, a bad input file, no endpoint);
+130 interrupted (Ctrl-C: the same command continues).
 """
 
+import json
 import os
 import sys
 import time
@@ -35,7 +37,14 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import BadInput, cli, one_line, schemas  # noqa: E402
+from evalkit import VERSION, BadInput, cli, http, prompts, providers, resume, schemas  # noqa: E402
+from evalkit.cases import load_site_qa  # noqa: E402
+from evalkit.jsonl import read_json  # noqa: E402
+from evalkit.provenance import git_state, python_version  # noqa: E402
+from evalkit.providers.manual import load_collection  # noqa: E402
+from evalkit.responses import derive  # noqa: E402
+from evalkit.scenarios import load_scenarios  # noqa: E402
+from evalkit.target import DEFAULT_PROFILE, build_request, load_profile  # noqa: E402
 
 PROG = "run.py"
 
@@ -87,11 +96,6 @@ def parse_args(argv):
 
 def ask(profile, url, question, widget_key, timeout, retry_pause, cap):
     """Ask one question (one retry on a failed request); the raw fields."""
-    import json
-    from evalkit import http
-    from evalkit.responses import derive
-    from evalkit.target import build_request
-
     sent, recorded = build_request(profile, url, question, widget_key)
     data = None
     if sent["body"] is not None:
@@ -118,23 +122,15 @@ def delivered(line):
         and answer.strip() != ""
 
 
-def read_existing(path, sha256):
-    """Ids already in OUT (``{id: line}``); a torn last line is dropped."""
-    from evalkit.jsonl import read_resumable
-    done = {}
-    for number, line in read_resumable(path, lambda msg: print(f"{PROG}: {msg}", file=sys.stderr)):
-        where = f"{path}:{number}"
-        if not isinstance(line.get("id"), str):
-            raise BadInput(f"{where}: not a raw answer line (no id)")
-        run = line.get("run") if isinstance(line.get("run"), dict) else {}
-        if run.get("cases_sha256") != sha256:
-            raise BadInput(f"{where}: written for another question file "
-                           f"(sha256 {str(run.get('cases_sha256'))[:12]}, this one {sha256[:12]}); "
-                           "questions are frozen: write to a new file")
-        if line["id"] in done:
-            raise BadInput(f"{where}: {line['id']} is already on an earlier line")
-        done[line["id"]] = line
-    return done
+def check_line(where, line, sha256):
+    """Refuse a line of OUT that is no raw answer to this question file."""
+    if not isinstance(line.get("id"), str):
+        raise BadInput(f"{where}: not a raw answer line (no id)")
+    run = line.get("run") if isinstance(line.get("run"), dict) else {}
+    if run.get("cases_sha256") != sha256:
+        raise BadInput(f"{where}: written for another question file "
+                       f"(sha256 {str(run.get('cases_sha256'))[:12]}, this one {sha256[:12]}); "
+                       "questions are frozen: write to a new file")
 
 
 def select(qset, only, limit):
@@ -161,9 +157,6 @@ def resolve_url(args, profile, environ):
 
 def load_cases(path):
     """``(kind, case set)``: a site-qa question set or a scenario set."""
-    from evalkit.cases import load_site_qa
-    from evalkit.jsonl import read_json
-    from evalkit.scenarios import load_scenarios
     doc = read_json(path)
     suite = doc.get("suite") if isinstance(doc, dict) else None
     if suite == "site-qa":
@@ -179,7 +172,6 @@ def case_list(cases):
 
 def widget_mode(args, qset):
     """``(target block, work(question) -> raw fields)`` for a website assistant."""
-    from evalkit.target import DEFAULT_PROFILE, load_profile
     if args.provider or args.from_file:
         raise BadInput(f"{args.questions}: a site-qa file is asked of a website assistant; "
                        "--provider and --from are for model cases")
@@ -201,15 +193,17 @@ def widget_mode(args, qset):
 
 def model_mode(args, cases):
     """``(target block, work(case) -> raw fields)`` for a generator model."""
-    from evalkit import prompts, providers
-    from evalkit.providers import Request
-    provider, model = providers.resolve(args.provider, args.model, os.environ)
-    if provider == "manual":
-        from evalkit.providers.manual import load_collection
-        return load_collection(args.from_file, cases)
-    if args.from_file:
-        raise BadInput("--from is for --provider manual")
-    client = providers.get(provider, os.environ)
+    # A provider that cannot be configured is the user's to fix, like a bad
+    # file; the ProviderError of a failed call, below, is recorded instead.
+    try:
+        provider, model = providers.resolve(args.provider, args.model, os.environ)
+        if provider == "manual":
+            return load_collection(args.from_file, cases)
+        if args.from_file:
+            raise BadInput("--from is for --provider manual")
+        client = providers.get(provider, os.environ)
+    except providers.ProviderError as exc:
+        raise BadInput(str(exc)) from None
     prompt = prompts.load(args.prompt)
     target = {"kind": "model", "provider": provider, "model": model,
               "url": getattr(client, "base", None)}
@@ -219,9 +213,9 @@ def model_mode(args, cases):
         request = {"prompt": prompt.record(), "user": user, "max_tokens": args.max_tokens,
                    "temperature": args.temperature}
         try:
-            reply = client.call(Request(system=prompt.text, user=user, model=model,
-                                        max_tokens=args.max_tokens, temperature=args.temperature,
-                                        timeout=args.timeout))
+            reply = client.call(providers.Request(
+                system=prompt.text, user=user, model=model, max_tokens=args.max_tokens,
+                temperature=args.temperature, timeout=args.timeout))
         except providers.ProviderError as exc:
             response = None if exc.status is None else {
                 "status": exc.status, "body": exc.raw, "body_base64": None, "truncated": False}
@@ -236,28 +230,23 @@ def model_mode(args, cases):
     return target, work
 
 
-def main(argv=None):
-    args = parse_args(argv)
-    from evalkit import VERSION
-    from evalkit.jsonl import LineWriter
-    from evalkit.provenance import git_state, python_version
-    from evalkit.providers import ProviderError
-    from evalkit.runner import run_jobs
+def progress_text(line):
+    """What stderr says of a question once its line is written."""
+    last = line["attempts"][-1] if line["attempts"] else {}
+    status = last.get("status") if last.get("status") is not None else (
+        last.get("error") or "imported")
+    note = "" if delivered(line) else "  (no answer: " + (
+        last.get("error") or line["derived"].get("problem") or "empty answer") + ")"
+    return f"{line['id']} {status} {last.get('latency_ms', 0)} ms{note}"
 
-    try:
-        kind, cases = load_cases(args.questions)
-        if kind == "site-qa":
-            target, fetch = widget_mode(args, cases)
-        else:
-            target, fetch = model_mode(args, cases)
-        todo = select(cases, args.only, args.limit)
-        done = read_existing(args.out, cases.sha256)
-    except (BadInput, ProviderError) as exc:
-        print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"{PROG}: {args.out}: {exc.strerror}", file=sys.stderr)
-        return 2
+
+def ask_all(args):
+    kind, cases = load_cases(args.questions)
+    if kind == "site-qa":
+        target, fetch = widget_mode(args, cases)
+    else:
+        target, fetch = model_mode(args, cases)
+    todo = select(cases, args.only, args.limit)
 
     commit, dirty = git_state()
     run_block = {
@@ -266,16 +255,6 @@ def main(argv=None):
         "cases_file": os.path.basename(cases.path), "cases_sha256": cases.sha256,
         "concurrency": args.concurrency,
     }
-    pending = [q for q in todo if q["id"] not in done]
-    total = len(todo)
-    counter = {"n": total - len(pending)}
-    results = dict(done)
-
-    try:
-        writer = LineWriter(args.out)
-    except OSError as exc:
-        print(f"{PROG}: {args.out}: cannot write: {exc.strerror}", file=sys.stderr)
-        return 2
 
     def work(case):
         fields = fetch(case)
@@ -286,35 +265,17 @@ def main(argv=None):
         line.update(fields)
         return line
 
-    def recorded(line):
-        results[line["id"]] = line
-        counter["n"] += 1
-        if not args.quiet:
-            last = line["attempts"][-1] if line["attempts"] else {}
-            status = last.get("status") if last.get("status") is not None else (
-                last.get("error") or "imported")
-            note = "" if delivered(line) else "  (no answer: " + (
-                last.get("error") or line["derived"].get("problem") or "empty answer") + ")"
-            print(f"[{counter['n']}/{total}] {line['id']} {status} "
-                  f"{last.get('latency_ms', 0)} ms{note}", file=sys.stderr, flush=True)
+    lines = resume.run(
+        PROG, args.out, {q["id"]: q for q in todo}, key_of=lambda line: line["id"],
+        belongs=lambda where, line: check_line(where, line, cases.sha256),
+        do_job=work, concurrency=args.concurrency,
+        progress=None if args.quiet else progress_text)
+    failed = [q["id"] for q in todo if q["id"] not in lines or not delivered(lines[q["id"]])]
+    return resume.exit_code(PROG, failed, len(todo), "case(s) got no answer")
 
-    try:
-        run_jobs(pending, work, writer, args.concurrency, recorded)
-    except BadInput as exc:
-        print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted; re-run the same command to continue", file=sys.stderr)
-        return 130
-    finally:
-        writer.close()
 
-    failed = [q["id"] for q in todo if q["id"] not in results or not delivered(results[q["id"]])]
-    if failed:
-        print(f"{PROG}: {len(failed)} of {total} case(s) got no answer: "
-              f"{', '.join(failed)}", file=sys.stderr)
-        return 1
-    return 0
+def main(argv=None) -> int:
+    return cli.run(PROG, argv, parse_args, ask_all)
 
 
 if __name__ == "__main__":

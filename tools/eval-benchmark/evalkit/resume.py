@@ -1,0 +1,95 @@
+"""Do each case once, into a JSON Lines file that the same command continues.
+
+run.py, atomize.py and ai_eval.py each do one thing per case (ask a question,
+atomize an answer, call a model) and append the case's record to OUT as soon
+as it is done (runner.run_jobs). Run again, the same command continues:
+
+- a case whose key is already on a line of OUT, whatever its outcome, is not
+  done again (``key_of(line)`` names the case a line or a record is for);
+- a last line cut off by a crash is dropped and its case done again
+  (jsonl.read_resumable);
+- a line that another run wrote (other cases, another evaluator) is refused
+  by the script's ``belongs(where, line)``, and a key on two lines is refused
+  here: continuing never writes a key twice.
+
+For example, run.py's cases are its questions, keyed by id:
+
+    records = resume.run(PROG, args.out, {q["id"]: q for q in todo}, key_of=...,
+                         belongs=..., do_job=..., concurrency=..., progress=...)
+    failed = [key for key in cases if key not in records or not delivered(...)]
+    return resume.exit_code(PROG, failed, len(cases), "case(s) got no answer")
+
+``exit_code`` is 0 when no case failed, else 1 with the failed cases listed
+on one line of stderr. A refusal is BadInput, and Ctrl-C is KeyboardInterrupt
+raised once the cases in flight are written: cli.run turns them into exit 2
+and 130.
+
+Left to the script: what a case is, what its record holds, which records
+count as failed, and anything written after the cases (ai_eval.py's result
+file). No retry of a failed case here: a failure is recorded, not redone.
+"""
+
+import sys
+
+from . import BadInput
+from .jsonl import LineWriter, read_resumable
+from .runner import run_jobs
+
+
+def read_done(prog, path, key_of, belongs):
+    """``{key: line}`` of the lines already in ``path`` (none if it is not there)."""
+    done = {}
+    for number, line in read_resumable(path, lambda message: _say(prog, message)):
+        where = f"{path}:{number}"
+        belongs(where, line)
+        key = key_of(line)
+        if key in done:
+            raise BadInput(f"{where}: {key} is already on an earlier line")
+        done[key] = line
+    return done
+
+
+def run(prog, path, cases, key_of, belongs, do_job, concurrency=1, progress=None):
+    """Do every case of ``cases`` (``{key: case}``) that ``path`` holds no line
+    for, appending each record as it is done; ``{key: record}`` of every case
+    that has one, old or new, in the order of ``cases``.
+
+    ``do_job(case)`` returns the record, or None to write nothing (run.py's
+    manual answer not collected yet). ``progress(record)``, unless None, is
+    the text after ``[done/total]`` on stderr once a record is written.
+    """
+    done = read_done(prog, path, key_of, belongs)
+    pending = [case for key, case in cases.items() if key not in done]
+    total = len(cases)
+    count = total - len(pending)
+    try:
+        writer = LineWriter(path)
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot write: {exc.strerror}") from None
+
+    def recorded(record):
+        nonlocal count
+        done[key_of(record)] = record
+        count += 1
+        if progress is not None:
+            sys.stderr.write(f"[{count}/{total}] {progress(record)}\n")
+            sys.stderr.flush()
+
+    try:
+        run_jobs(pending, do_job, writer, concurrency, recorded)
+    finally:
+        writer.close()
+    return {key: done[key] for key in cases if key in done}
+
+
+def exit_code(prog, failed, total, what):
+    """0 when ``failed`` is empty; else one line on stderr, ``prog: 2 of 10
+    case(s) got no answer: a, b``, and 1."""
+    if not failed:
+        return 0
+    _say(prog, f"{len(failed)} of {total} {what}: {', '.join(failed)}")
+    return 1
+
+
+def _say(prog, message):
+    sys.stderr.write(f"{prog}: {message}\n")

@@ -233,6 +233,31 @@ class Atomizing(EnvTestCase):
         self.assertEqual(code, 2)
         self.assertIn("a different evaluator or prompt writes a different file", err)
 
+    def test_errors_of_an_earlier_run_are_listed_again_not_redone(self):
+        raw_path = self.generate()
+        judge = self.server("anthropic", reply=lambda r: {"claims": []})
+        code, err, out = self.atomize(raw_path, "--limit", "1")
+        self.assertEqual(code, 1)
+        judge = self.server("anthropic", reply=good_atoms)
+        code, err, out = self.atomize(raw_path)
+        self.assertEqual(len(judge.requests), 1)   # only fence, which the first run left
+        self.assertEqual((code, err), (1, "atomize.py: 1 of 2 answer(s) could not be atomized: "
+                                          "tiny-house (openai:gen-1, repeat 0)\n"))
+        self.assertEqual([l["id"] for l in read_lines(out)], ["tiny-house", "fence"])
+
+    def test_an_answer_twice_in_raw_is_refused(self):
+        raw_path = self.generate()
+        with open(raw_path, encoding="utf-8") as fh:
+            first = fh.readline()
+        with open(raw_path, "a", encoding="utf-8") as fh:
+            fh.write(first)
+        judge = self.server("anthropic", reply=good_atoms)
+        code, err, out = self.atomize(raw_path)
+        self.assertEqual((code, judge.requests), (2, []))
+        self.assertEqual(err, f"atomize.py: {raw_path}:3: tiny-house of openai:gen-1 is already "
+                              "on an earlier line\n")
+        self.assertFalse(os.path.exists(out))
+
     def test_repeat(self):
         raw_path = self.generate()
         self.server("anthropic", reply=good_atoms)

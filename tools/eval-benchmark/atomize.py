@@ -18,8 +18,9 @@ and repeat, flushed at once: id, variant (the generator), repeat, evaluator
 answers already atomized by this evaluator and prompt are skipped; an ATOMS
 file written by another evaluator or prompt is refused (write another file).
 
-Exit codes: 0 every answer atomized; 1 some errored (listed); 2 could not
-start (no provider configured, bad input, generator == evaluator).
+Exit codes: 0 every answer atomized; 1 some errored, in this run or an
+earlier one (listed); 2 could not start (no provider configured, bad input,
+generator == evaluator); 130 interrupted (Ctrl-C: the same command continues).
 """
 
 import hashlib
@@ -30,8 +31,12 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import BadInput, cli, one_line, schemas  # noqa: E402
-from evalkit.atoms import variant_of  # noqa: E402
+from evalkit import VERSION, BadInput, cli, prompts, providers, resume, schemas  # noqa: E402
+from evalkit.atoms import reply_schema, validate, variant_of  # noqa: E402
+from evalkit.jsonl import iter_jsonl  # noqa: E402
+from evalkit.provenance import git_state, python_version  # noqa: E402
+from evalkit.responses import answer_text  # noqa: E402
+from evalkit.scenarios import load_scenarios  # noqa: E402
 
 PROG = "atomize.py"
 MAX_PROBLEMS_SHOWN = 12
@@ -64,8 +69,6 @@ def parse_args(argv):
 def answers_to_atomize(raw_path, limit):
     """Delivered scenario answers: ``[(where, line, answer text)]``, and the
     ids that had none."""
-    from evalkit.jsonl import iter_jsonl
-    from evalkit.responses import answer_text
     out, missing = [], []
     for number, line in iter_jsonl(raw_path):
         where = f"{raw_path}:{number}"
@@ -89,35 +92,37 @@ def evaluator_block(provider, model, prompt):
             "prompt_sha256": prompt.sha256}
 
 
-def read_done(path, evaluator):
-    """Keys (id, variant, repeat) already in OUT; refuses another evaluator's file."""
-    from evalkit.jsonl import read_resumable
-    done = set()
-    for number, line in read_resumable(path, lambda m: print(f"{PROG}: {m}", file=sys.stderr)):
-        where = f"{path}:{number}"
-        if line.get("evaluator") != evaluator:
-            raise BadInput(f"{where}: written by another evaluator or prompt "
-                           f"({json.dumps(line.get('evaluator'), sort_keys=True)}); "
-                           "a different evaluator or prompt writes a different file")
-        done.add((line.get("id"), line.get("variant"), line.get("repeat")))
-    return done
+def evaluation_key(answer_id, variant, repeat):
+    """What names one evaluation, in ATOMS and on stderr: the answer, the
+    generator that wrote it, and the repeat."""
+    return f"{answer_id} ({variant}, repeat {repeat})"
+
+
+def key_of(record):
+    return evaluation_key(record.get("id"), record.get("variant"), record.get("repeat"))
+
+
+def check_line(where, line, evaluator):
+    """Refuse a line of ATOMS that another evaluator or prompt wrote."""
+    if line.get("evaluator") != evaluator:
+        raise BadInput(f"{where}: written by another evaluator or prompt "
+                       f"({json.dumps(line.get('evaluator'), sort_keys=True)}); "
+                       "a different evaluator or prompt writes a different file")
 
 
 def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeout):
     """Atoms for one answer: ``(atoms or None, error or None, calls)``."""
-    from evalkit.atoms import reply_schema, validate
-    from evalkit.providers import ProviderError, Request
     topic_text = ", ".join(sorted(topics)) if topics else "short lower-case topic names"
     user = prompt.fill(question=question, topics=topic_text, response=text)
     schema = reply_schema(topics)
     calls = []
     for turn in range(2):
         try:
-            reply = client.call(Request(system="You verify claims. Reply with JSON only.",
-                                        user=user, model=model, schema=schema,
-                                        schema_name="record_atoms", max_tokens=max_tokens,
-                                        timeout=timeout))
-        except ProviderError as exc:
+            reply = client.call(providers.Request(
+                system="You verify claims. Reply with JSON only.", user=user, model=model,
+                schema=schema, schema_name="record_atoms", max_tokens=max_tokens,
+                timeout=timeout))
+        except providers.ProviderError as exc:
             calls.append({"attempts": exc.attempts, "reply": exc.raw, "usage": None})
             return None, str(exc), calls
         calls.append({"attempts": reply.attempts, "reply": reply.raw, "usage": reply.usage})
@@ -135,32 +140,39 @@ def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeo
     return None, "atoms rejected after one repair: " + "; ".join(problems[:MAX_PROBLEMS_SHOWN]), calls
 
 
-def main(argv=None):
-    args = parse_args(argv)
-    from evalkit import VERSION, prompts, providers
-    from evalkit.jsonl import LineWriter
-    from evalkit.provenance import git_state, python_version
-    from evalkit.runner import run_jobs
-    from evalkit.scenarios import load_scenarios
+def progress_text(record):
+    """What stderr says of an answer once its atoms line is written."""
+    state = (f"{len(record['atoms'])} atoms" if record["atoms"] is not None
+             else f"error: {record['error']}")
+    return f"{record['id']} {record['variant']} {state}"
+
+
+def atomize_all(args):
+    # A provider that cannot be configured is the user's to fix, like a bad
+    # file; the ProviderError of a failed call is recorded in the atoms line.
     try:
         provider, model = providers.resolve(args.provider, args.model, os.environ)
         if provider == "manual":
             raise BadInput("the evaluator must be a model: manual answers cannot evaluate")
-        prompt = prompts.load(args.prompt)
-        cases = load_scenarios(args.cases) if args.cases else None
-        work, missing = answers_to_atomize(args.raw, args.limit)
-        for where, line, _text in work:
-            if (line["target"].get("provider"), line["target"].get("model")) == (provider, model):
-                raise BadInput(f"{where}: the generator {variant_of(line['target'])} is also the "
-                               "evaluator; the spec forbids self-evaluation: choose another model")
-            if cases and line["id"] not in cases.by_id:
-                raise BadInput(f"{where}: {line['id']} is not a scenario of {args.cases}")
-        evaluator = evaluator_block(provider, model, prompt)
-        done = read_done(args.out, evaluator)
         client = providers.get(provider, os.environ)
-    except (BadInput, providers.ProviderError) as exc:
-        print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
-        return 2
+    except providers.ProviderError as exc:
+        raise BadInput(str(exc)) from None
+    prompt = prompts.load(args.prompt)
+    cases = load_scenarios(args.cases) if args.cases else None
+    work, missing = answers_to_atomize(args.raw, args.limit)
+    jobs = {}  # evaluation key -> (raw line, answer text, repeat)
+    for where, line, text in work:
+        variant = variant_of(line["target"])
+        if (line["target"].get("provider"), line["target"].get("model")) == (provider, model):
+            raise BadInput(f"{where}: the generator {variant} is also the "
+                           "evaluator; the spec forbids self-evaluation: choose another model")
+        if cases and line["id"] not in cases.by_id:
+            raise BadInput(f"{where}: {line['id']} is not a scenario of {args.cases}")
+        if evaluation_key(line["id"], variant, 0) in jobs:
+            raise BadInput(f"{where}: {line['id']} of {variant} is already on an earlier line")
+        for k in range(args.repeat):
+            jobs[evaluation_key(line["id"], variant, k)] = (line, text, k)
+    evaluator = evaluator_block(provider, model, prompt)
 
     topics = sorted(cases.topics) if cases else None
     commit, dirty = git_state()
@@ -168,22 +180,9 @@ def main(argv=None):
                  "git_commit": commit, "git_dirty": dirty, "python": python_version(),
                  "raw_file": os.path.basename(args.raw),
                  "cases_sha256": cases.sha256 if cases else None}
-    jobs = [(where, line, text, k) for where, line, text in work for k in range(args.repeat)
-            if (line["id"], variant_of(line["target"]), k) not in done]
-    total = len(work) * args.repeat
-    errors = []
-    counter = {"n": total - len(jobs)}
-    if missing and not args.quiet:
-        print(f"{PROG}: {len(missing)} line(s) had no answer to atomize: {', '.join(missing)}",
-              file=sys.stderr)
-    try:
-        writer = LineWriter(args.out)
-    except OSError as exc:
-        print(f"{PROG}: {args.out}: cannot write: {exc.strerror}", file=sys.stderr)
-        return 2
 
     def job(item):
-        where, line, text, k = item
+        line, text, k = item
         question = cases.by_id[line["id"]]["question"] if cases else line.get("question", "")
         atoms, error, calls = atomize_one(client, model, prompt, question, topics, text,
                                           args.max_tokens, args.timeout)
@@ -193,28 +192,20 @@ def main(argv=None):
                 "response_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
                 "calls": calls, "run": run_block}
 
-    def recorded(record):
-        counter["n"] += 1
-        if record["error"]:
-            errors.append(f"{record['id']} ({record['variant']}, repeat {record['repeat']})")
-        if not args.quiet:
-            state = (f"{len(record['atoms'])} atoms" if record["atoms"] is not None
-                     else f"error: {record['error']}")
-            print(f"[{counter['n']}/{total}] {record['id']} {record['variant']} {state}",
-                  file=sys.stderr, flush=True)
-
-    try:
-        run_jobs(jobs, job, writer, args.concurrency, recorded)
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted; re-run the same command to continue", file=sys.stderr)
-        return 130
-    finally:
-        writer.close()
-    if errors:
-        print(f"{PROG}: {len(errors)} answer(s) could not be atomized: {', '.join(errors)}",
+    records = resume.run(
+        PROG, args.out, jobs, key_of=key_of,
+        belongs=lambda where, line: check_line(where, line, evaluator),
+        do_job=job, concurrency=args.concurrency,
+        progress=None if args.quiet else progress_text)
+    if missing and not args.quiet:
+        print(f"{PROG}: {len(missing)} line(s) had no answer to atomize: {', '.join(missing)}",
               file=sys.stderr)
-        return 1
-    return 0
+    failed = [key for key, record in records.items() if record.get("error")]
+    return resume.exit_code(PROG, failed, len(jobs), "answer(s) could not be atomized")
+
+
+def main(argv=None) -> int:
+    return cli.run(PROG, argv, parse_args, atomize_all)
 
 
 if __name__ == "__main__":

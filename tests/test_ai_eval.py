@@ -12,7 +12,7 @@ import unittest
 from tests import support
 from tests.model_servers import ModelServer
 from tests.standins import user_text
-from tests.support import FIXTURES, ROOT, call_main
+from tests.support import FIXTURES, ROOT, call_main, read_lines
 
 import ai_eval  # noqa: E402
 from evalkit import BadInput  # noqa: E402
@@ -128,6 +128,26 @@ class Suites(unittest.TestCase):
                                    "cites zoning-code#s9, and no corpus document zoning-code exists"])
         self.assertEqual([r["name"] for r in result["run"]["prompt_versions"]],
                          ["explain-v1", "staff-questions-v1"])
+
+    def test_a_folder_that_cannot_be_made_is_one_line_and_exit_2(self):
+        blocker = os.path.join(self.tmp, "a-file")
+        with open(blocker, "w", encoding="utf-8") as fh:
+            fh.write("not a folder\n")
+        inside, raw = os.path.join(blocker, "sub"), os.path.join(self.tmp, "intake.raw.jsonl")
+        for flag, output, raw_path in (
+                ("--raw", os.path.join(self.tmp, "r.json"), os.path.join(inside, "r.raw.jsonl")),
+                ("--output", os.path.join(inside, "r.json"), raw)):
+            with self.subTest(flag):
+                code, out, err = call_main(ai_eval, [
+                    "intake", "--cases", os.path.join(AI, "intake-cases.json"), "--output", output,
+                    "--raw", raw_path, "--provider", "openai", "--model", "loopback-model", "--quiet"])
+                self.assertEqual((code, out), (2, ""))
+                self.assertEqual(len(err.splitlines()), 1, err)
+                self.assertNotIn("Traceback", err)
+                self.assertTrue(err.startswith(f"ai_eval.py: {blocker}"), err)
+        # The bad --output was found after the calls: they are kept for the next run.
+        self.assertEqual(len(read_lines(raw)), 4)
+        self.assertEqual(len(self.srv.requests), 4)
 
     def test_no_provider_is_exit_2(self):
         code, _, err = call_main(ai_eval, ["intake", "--cases", os.path.join(AI, "intake-cases.json"),

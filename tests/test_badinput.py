@@ -178,6 +178,35 @@ class Corpus(unittest.TestCase):
         self.assertEqual(self.count, CORPUS_SIZE)
 
 
+class PathsThatCannotBeWritten(unittest.TestCase):
+    """An output under a file, or a folder where a file should be: one line
+    that names the path, exit 2, and nothing asked."""
+
+    def test_run_and_ai_eval(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            blocker = os.path.join(tmp, "a-file")
+            with open(blocker, "w", encoding="utf-8") as fh:
+                fh.write("not a folder\n")
+            saved = dict(os.environ)
+            self.addCleanup(lambda: (os.environ.clear(), os.environ.update(saved)))
+            os.environ["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"
+            intake = ["intake", "--cases", os.path.join(AI, "intake-cases.json"), "--provider", "openai",
+                      "--model", "m", "--output", os.path.join(tmp, "r.json"), "--raw"]
+            for label, module, argv, named in (
+                    ("run.py, OUT under a file", run,
+                     [QUESTIONS, os.path.join(blocker, "o.jsonl"), "--endpoint", CLOSED], blocker),
+                    ("run.py, OUT a folder", run, [QUESTIONS, tmp, "--endpoint", CLOSED], tmp),
+                    ("ai_eval.py, --raw a folder", ai_eval, intake + [tmp], tmp),
+                    ("ai_eval.py, --raw under a file", ai_eval,
+                     intake + [os.path.join(blocker, "r.raw.jsonl")], blocker)):
+                with self.subTest(label):
+                    code, out, err = call_main(module, argv)
+                    self.assertEqual((code, out), (2, ""), err)
+                    self.assertEqual(len(err.splitlines()), 1, err)
+                    self.assertNotIn("Traceback", err)
+                    self.assertIn(named, err)
+
+
 def mutate(rng, data):
     data = bytearray(data)
     for _ in range(rng.randint(1, 4)):

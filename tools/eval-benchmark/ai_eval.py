@@ -13,8 +13,10 @@ a re-run continues it); the scoring is model-independent (evalkit/intake.py,
 evalkit/grounding.py) and the result file carries its provenance
 (evalkit/resultfile.py). --limit N runs the first N cases.
 
-Exit codes: 0 done; 1 at least one case errored (the result file lists them);
-2 no provider could be configured, or a bad input file.
+Exit codes: 0 done; 1 at least one case errored, in this run or an earlier
+one (the result file lists them); 2 no provider could be configured, a bad
+input file, or a path that cannot be written; 130 interrupted (Ctrl-C: the
+same command continues).
 """
 
 import json
@@ -26,7 +28,11 @@ from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import BadInput, cli, one_line  # noqa: E402
+from evalkit import VERSION, BadInput, cli, prompts, providers, resume  # noqa: E402
+from evalkit.grounding import Corpus, Rules, resolve_questions, summarize, verify_claims  # noqa: E402
+from evalkit.intake import Vocabulary, load_cases, score as score_intake  # noqa: E402
+from evalkit.jsonl import dumps_file, write_atomic  # noqa: E402
+from evalkit.provenance import git_state, python_version  # noqa: E402
 
 PROG = "ai_eval.py"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -81,12 +87,11 @@ QUESTIONS_SCHEMA = {"type": "object", "required": ["questions"], "properties": {
 
 def call(client, model, prompt_text, schema, name, args):
     """``(data or None, error or None, call record)``: one JSON call."""
-    from evalkit.providers import ProviderError, Request
     try:
-        reply = client.call(Request(system="Reply with JSON only.", user=prompt_text, model=model,
-                                    schema=schema, schema_name=name, max_tokens=args.max_tokens,
-                                    timeout=args.timeout))
-    except ProviderError as exc:
+        reply = client.call(providers.Request(
+            system="Reply with JSON only.", user=prompt_text, model=model, schema=schema,
+            schema_name=name, max_tokens=args.max_tokens, timeout=args.timeout))
+    except providers.ProviderError as exc:
         return None, str(exc), {"attempts": exc.attempts, "reply": exc.raw}
     record = {"attempts": reply.attempts, "reply": reply.raw, "usage": reply.usage}
     if reply.data is None:
@@ -94,34 +99,39 @@ def call(client, model, prompt_text, schema, name, args):
     return reply.data, None, record
 
 
-def main(argv=None):
-    args = parse_args(argv)
-    from evalkit import VERSION, prompts, providers
-    from evalkit.grounding import Corpus, Rules, resolve_questions, summarize, verify_claims
-    from evalkit.intake import Vocabulary, load_cases, score as score_intake
-    from evalkit.jsonl import LineWriter, dumps_file, read_resumable, write_atomic
-    from evalkit.provenance import git_state, python_version
-    from evalkit.runner import run_jobs
+def check_line(where, line, sha256, provider, model):
+    """Refuse a raw line written for other cases or by another model."""
+    run = line.get("run") if isinstance(line.get("run"), dict) else {}
+    if run.get("cases_sha256") != sha256 or (run.get("provider"), run.get("model")) != (provider, model):
+        raise BadInput(f"{where}: written for other cases or another model; pass another --raw")
 
+
+def progress_text(record):
+    """What stderr says of a case once its raw line is written."""
+    return f"{record['id']} " + (f"error: {record['error']}" if record["error"] else "ok")
+
+
+def evaluate(args):
     folder = os.path.dirname(os.path.abspath(args.cases))
+    # A provider that cannot be configured is the user's to fix, like a bad
+    # file; the ProviderError of a failed call is recorded as the case's error.
     try:
         provider, model = providers.resolve(args.provider, args.model, os.environ)
         if provider == "manual":
             raise BadInput("the intake and grounding suites call a model; manual is not one")
-        vocabulary = Vocabulary(args.vocabulary or os.path.join(folder, "vocabulary.json"))
-        key = "gold" if args.suite == "intake" else "facts"
-        cases, sha256 = load_cases(args.cases, vocabulary, args.suite, key)
-        cases = cases[:args.limit] if args.limit else cases
-        if args.suite == "intake":
-            used = [prompts.load("intake-v1")]
-        else:
-            corpus = Corpus(args.corpus or os.path.join(folder, "corpus"))
-            rules = Rules(args.rules or os.path.join(folder, "rules.json"), vocabulary, corpus)
-            used = [prompts.load("explain-v1"), prompts.load("staff-questions-v1")]
         client = providers.get(provider, os.environ)
-    except (BadInput, providers.ProviderError) as exc:
-        print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
-        return 2
+    except providers.ProviderError as exc:
+        raise BadInput(str(exc)) from None
+    vocabulary = Vocabulary(args.vocabulary or os.path.join(folder, "vocabulary.json"))
+    key = "gold" if args.suite == "intake" else "facts"
+    cases, sha256 = load_cases(args.cases, vocabulary, args.suite, key)
+    cases = cases[:args.limit] if args.limit else cases
+    if args.suite == "intake":
+        used = [prompts.load("intake-v1")]
+    else:
+        corpus = Corpus(args.corpus or os.path.join(folder, "corpus"))
+        rules = Rules(args.rules or os.path.join(folder, "rules.json"), vocabulary, corpus)
+        used = [prompts.load("explain-v1"), prompts.load("staff-questions-v1")]
 
     today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
     output = args.output or os.path.join(ROOT, "evals", "ai", "results",
@@ -131,18 +141,6 @@ def main(argv=None):
     run_block = {"run_id": uuid.uuid4().hex, "tool": PROG, "tool_version": VERSION,
                  "provider": provider, "model": model, "cases_sha256": sha256,
                  "prompt_versions": [p.record() for p in used]}
-    try:
-        os.makedirs(os.path.dirname(os.path.abspath(raw_path)), exist_ok=True)
-        done = {}
-        for number, line in read_resumable(raw_path, lambda m: print(f"{PROG}: {m}", file=sys.stderr)):
-            if (line.get("run") or {}).get("cases_sha256") != sha256 or \
-                    (line["run"].get("provider"), line["run"].get("model")) != (provider, model):
-                raise BadInput(f"{raw_path}:{number}: written for other cases or another model; "
-                               "pass another --raw")
-            done[line.get("id")] = line
-    except BadInput as exc:
-        print(f"{PROG}: {one_line(exc)}", file=sys.stderr)
-        return 2
 
     def job(case):
         started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -170,23 +168,12 @@ def main(argv=None):
                       explain=explain, staff=staff, error=error or error2, calls=[rec1, rec2])
         return record
 
-    writer = LineWriter(raw_path)
-    counter = {"n": len([c for c in cases if c["id"] in done])}
-
-    def recorded(record):
-        done[record["id"]] = record
-        counter["n"] += 1
-        if not args.quiet:
-            state = f"error: {record['error']}" if record["error"] else "ok"
-            print(f"[{counter['n']}/{len(cases)}] {record['id']} {state}", file=sys.stderr, flush=True)
-
-    try:
-        run_jobs([c for c in cases if c["id"] not in done], job, writer, args.concurrency, recorded)
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted; re-run the same command to continue", file=sys.stderr)
-        return 130
-    finally:
-        writer.close()
+    os.makedirs(os.path.dirname(os.path.abspath(raw_path)), exist_ok=True)
+    done = resume.run(
+        PROG, raw_path, {case["id"]: case for case in cases}, key_of=lambda line: line.get("id"),
+        belongs=lambda where, line: check_line(where, line, sha256, provider, model),
+        do_job=job, concurrency=args.concurrency,
+        progress=None if args.quiet else progress_text)
 
     lines = [done[c["id"]] for c in cases]
     if args.suite == "intake":
@@ -217,15 +204,16 @@ def main(argv=None):
         os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
         write_atomic(output, dumps_file(result))
     except OSError as exc:
-        print(f"{PROG}: {output}: cannot write: {exc.strerror}", file=sys.stderr)
-        return 2
+        # Named as the result file: the OSError may name the temporary file
+        # it is written through.
+        raise BadInput(f"{output}: cannot write: {exc.strerror}") from None
     if not args.quiet:
         print(f"{PROG}: wrote {output}", file=sys.stderr)
-    if errors:
-        print(f"{PROG}: {len(errors)} case(s) errored: {', '.join(e['id'] for e in errors)}",
-              file=sys.stderr)
-        return 1
-    return 0
+    return resume.exit_code(PROG, [e["id"] for e in errors], len(cases), "case(s) errored")
+
+
+def main(argv=None) -> int:
+    return cli.run(PROG, argv, parse_args, evaluate)
 
 
 if __name__ == "__main__":

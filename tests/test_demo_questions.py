@@ -64,7 +64,7 @@ class DemoQuestions(unittest.TestCase):
                         self.assertIsNotNone(page, f"{url} is not a page of the site")
                         self.assertIn(normalize(q["evidence"]), normalize(page.text), url)
                     for group in q["facts"]:
-                        self.assertTrue(any(contains(q["evidence"], s) for s in group),
+                        self.assertTrue(any(contains(normalize(q["evidence"]), normalize(s)) for s in group),
                                         f"no spelling of {group} in the evidence")
                     checked += 1
         self.assertEqual(checked, 90)

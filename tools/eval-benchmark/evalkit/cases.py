@@ -35,17 +35,12 @@ class OtherSuite(BadInput):
 
 
 def _text(value):
-    # Not value.strip(): that copies every string of the file to test it.
-    return isinstance(value, str) and value != "" and not value.isspace()
+    return isinstance(value, str) and value.strip() != ""
 
 
 def _string_list(value, allow_empty):
-    if not isinstance(value, list) or not (allow_empty or value):
-        return False
-    for item in value:  # a loop, not all() of a generator: twice a question at 100,000
-        if not _text(item):
-            return False
-    return True
+    return isinstance(value, list) and (allow_empty or bool(value)) and \
+        all(_text(item) for item in value)
 
 
 class QuestionSet:
@@ -62,9 +57,8 @@ class QuestionSet:
 
 
 def question_item(q, set_name):
-    """The question as scoring uses it, made of an entry that passed the
-    checks, in place: a copy of every question was a third of the memory of
-    a 100,000-question file."""
+    """The question as scoring uses it: an entry that passed the checks, with
+    its optional lists filled in and its set named."""
     if q["kind"] == "answerable":
         q.setdefault("also_source_urls", [])
     else:
@@ -79,9 +73,6 @@ def load_site_qa(path):
 
 
 def parse_site_qa(doc, path, sha256=""):
-    def bad(where, reason):
-        raise BadInput(f"{path}: {where}: {reason}")
-
     if not isinstance(doc, dict):
         raise BadInput(f"{path}: the file must hold one JSON object")
     suite = doc.get("suite")
@@ -98,72 +89,76 @@ def parse_site_qa(doc, path, sha256=""):
         raise BadInput(f"{path}: missing key(s) {', '.join(missing)}")
     if not _text(doc["set"]):
         raise BadInput(f"{path}: set must be a non-empty string")
-
     sites = doc["sites"]
-    if not isinstance(sites, dict) or not sites:
-        raise BadInput(f"{path}: sites must be an object with one entry per language")
-    for lang, site in sites.items():
-        if lang not in LANGS:
-            bad(f"sites.{lang}", f"unknown language (known: {', '.join(LANGS)})")
-        if not isinstance(site, dict):
-            bad(f"sites.{lang}", "must be an object")
-        extra = sorted(set(site) - SITE_KEYS)
-        if extra:
-            bad(f"sites.{lang}", f"unknown key(s) {', '.join(extra)}")
-        for key in sorted(SITE_KEYS):
-            if not _text(site.get(key)):
-                bad(f"sites.{lang}", f"{key} must be a non-empty string")
-
+    _check_sites(sites, path)
     questions = doc["questions"]
     if not isinstance(questions, list) or not questions:
         raise BadInput(f"{path}: questions must be a non-empty list")
     seen = set()
-    out = []
-    set_name = doc["set"]
     for index, q in enumerate(questions):
-        if not isinstance(q, dict):
-            bad(f"questions[{index}]", "must be an object")
-        qid = q.get("id")
-        if not _text(qid):
-            bad(f"questions[{index}]", "id must be a non-empty string")
-        if qid in seen:
-            bad(qid, "duplicate id")
-        seen.add(qid)
-        lang = q.get("lang")
-        if lang not in LANGS:  # a tuple: an unhashable value is refused, not a crash
-            bad(qid, f"unknown lang {lang!r} (known: {', '.join(LANGS)})")
-        if lang not in sites:
-            bad(qid, f"lang {lang} has no entry in sites")
-        kind = q.get("kind")
-        if kind == "answerable":
-            allowed = ANSWERABLE_KEYS
-        elif kind == "not_on_site":
-            allowed = NOT_ON_SITE_KEYS
-        else:
-            bad(qid, f"unknown kind {kind!r} (known: {', '.join(KINDS)})")
-        if not q.keys() <= allowed:
-            extra = sorted(set(q) - allowed)
-            if kind == "not_on_site" and set(extra) & {"source_url", "facts", "evidence", "also_source_urls"}:
-                bad(qid, f"a not-on-site question cannot carry {', '.join(extra)}")
-            bad(qid, f"unknown key(s) {', '.join(extra)}")
-        question, page_url = q.get("question"), q.get("page_url")
-        if not _text(question):
-            bad(qid, "question must be a non-empty string")
-        if not _text(page_url):
-            bad(qid, "page_url must be a non-empty string")
-        if kind == "answerable":
-            for key in ("source_url", "evidence"):
-                if not _text(q.get(key)):
-                    bad(qid, f"answerable question has no {key}")
-            if not _string_list(q.get("also_source_urls", []), allow_empty=True):
-                bad(qid, "also_source_urls must be a list of non-empty strings")
-            facts = q.get("facts")
-            if not isinstance(facts, list) or not facts:
-                bad(qid, "answerable question has no fact groups")
-            for n, group in enumerate(facts, 1):
-                if not _string_list(group, allow_empty=False):
-                    bad(qid, f"fact group {n} must be a non-empty list of non-empty strings")
-        elif not _string_list(q.get("must_not_include", []), allow_empty=True):
+        _check_question(q, index, sites, seen, path)
+    return QuestionSet(path, sha256, doc["set"], sites,
+                       [question_item(q, doc["set"]) for q in questions])
+
+
+def _check_sites(sites, path):
+    if not isinstance(sites, dict) or not sites:
+        raise BadInput(f"{path}: sites must be an object with one entry per language")
+    for lang, site in sites.items():
+        where = f"{path}: sites.{lang}"
+        if lang not in LANGS:
+            raise BadInput(f"{where}: unknown language (known: {', '.join(LANGS)})")
+        if not isinstance(site, dict):
+            raise BadInput(f"{where}: must be an object")
+        extra = sorted(set(site) - SITE_KEYS)
+        if extra:
+            raise BadInput(f"{where}: unknown key(s) {', '.join(extra)}")
+        for key in sorted(SITE_KEYS):
+            if not _text(site.get(key)):
+                raise BadInput(f"{where}: {key} must be a non-empty string")
+
+
+def _check_question(q, index, sites, seen, path):
+    def bad(where, reason):
+        raise BadInput(f"{path}: {where}: {reason}")
+
+    if not isinstance(q, dict):
+        bad(f"questions[{index}]", "must be an object")
+    qid = q.get("id")
+    if not _text(qid):
+        bad(f"questions[{index}]", "id must be a non-empty string")
+    if qid in seen:
+        bad(qid, "duplicate id")
+    seen.add(qid)
+    lang = q.get("lang")
+    if lang not in LANGS:  # a tuple: an unhashable value is refused, not a crash
+        bad(qid, f"unknown lang {lang!r} (known: {', '.join(LANGS)})")
+    if lang not in sites:
+        bad(qid, f"lang {lang} has no entry in sites")
+    kind = q.get("kind")
+    if kind not in KINDS:
+        bad(qid, f"unknown kind {kind!r} (known: {', '.join(KINDS)})")
+    allowed = ANSWERABLE_KEYS if kind == "answerable" else NOT_ON_SITE_KEYS
+    extra = sorted(set(q) - allowed)
+    if extra:
+        if kind == "not_on_site" and set(extra) & {"source_url", "facts", "evidence", "also_source_urls"}:
+            bad(qid, f"a not-on-site question cannot carry {', '.join(extra)}")
+        bad(qid, f"unknown key(s) {', '.join(extra)}")
+    for key in ("question", "page_url"):
+        if not _text(q.get(key)):
+            bad(qid, f"{key} must be a non-empty string")
+    if kind == "not_on_site":
+        if not _string_list(q.get("must_not_include", []), allow_empty=True):
             bad(qid, "must_not_include must be a list of non-empty strings")
-        out.append(question_item(q, set_name))
-    return QuestionSet(path, sha256, doc["set"], sites, out)
+        return
+    for key in ("source_url", "evidence"):
+        if not _text(q.get(key)):
+            bad(qid, f"answerable question has no {key}")
+    if not _string_list(q.get("also_source_urls", []), allow_empty=True):
+        bad(qid, "also_source_urls must be a list of non-empty strings")
+    facts = q.get("facts")
+    if not isinstance(facts, list) or not facts:
+        bad(qid, "answerable question has no fact groups")
+    for n, group in enumerate(facts, 1):
+        if not _string_list(group, allow_empty=False):
+            bad(qid, f"fact group {n} must be a non-empty list of non-empty strings")

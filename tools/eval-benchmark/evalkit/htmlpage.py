@@ -193,26 +193,34 @@ def render_html(result):
     out.append("</ul>")
     out.append("<h2>Every question</h2>")
     for row in result["questions"]:
-        out.append(f'<section class="q" id="{e(row["id"])}">')
-        out.append(f"<h3>{e(row['id'])} ({e(row['kind'])})"
-                   + (" – faulty, left out of every score" if row["faulty"] else "") + "</h3>")
-        out.append(f'<p>Question: <span dir="auto" lang="{e(row["lang"])}">{e(row["question"])}</span></p>')
-        if row.get("evidence"):
-            out.append(f'<p>Evidence: <span dir="auto" lang="{e(row["lang"])}">{e(row["evidence"])}'
-                       f'</span> (<a href="{e(row["source_url"])}">{e(row["source_url"])}</a>)</p>')
-        if row["answer"] is None:
-            out.append(f"<p>No answer: {e(row['problem'])}</p>")
-        else:
-            out.append(f'<blockquote dir="auto" lang="{e(row["lang"])}">{e(row["answer"])}</blockquote>')
-        if row["sources"]:
-            out.append("<p>Sources: " + ", ".join(f"<code>{e(s)}</code>" for s in row["sources"]) + "</p>")
-        out.append("<table><tr><th>Measure</th><th>Mechanical</th><th>After review</th><th>Review</th></tr>")
-        reasons = {r["measure"]: r["reason"] for r in row["reviews"]}
-        for m in MEASURES:
-            if m not in APPLIES[row["kind"]]:
-                continue
-            out.append(f"<tr><td>{e(TITLES[m])}</td><td>{verdict(row['mechanical'][m])}</td>"
-                       f"<td>{verdict(row['after_review'][m])}</td><td>{e(reasons.get(m, ''))}</td></tr>")
-        out.append("</table></section>")
+        out += question_section(row)
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"
+
+
+def question_section(row):
+    """One question: its text, evidence, the answer as given, its sources,
+    and each verdict, mechanical and after review, with the review's reason."""
+    out = []
+    out.append(f'<section class="q" id="{e(row["id"])}">')
+    out.append(f"<h3>{e(row['id'])} ({e(row['kind'])})"
+               + (" – faulty, left out of every score" if row["faulty"] else "") + "</h3>")
+    out.append(f'<p>Question: <span dir="auto" lang="{e(row["lang"])}">{e(row["question"])}</span></p>')
+    if row.get("evidence"):
+        out.append(f'<p>Evidence: <span dir="auto" lang="{e(row["lang"])}">{e(row["evidence"])}'
+                   f'</span> (<a href="{e(row["source_url"])}">{e(row["source_url"])}</a>)</p>')
+    if row["answer"] is None:
+        out.append(f"<p>No answer: {e(row['problem'])}</p>")
+    else:
+        out.append(f'<blockquote dir="auto" lang="{e(row["lang"])}">{e(row["answer"])}</blockquote>')
+    if row["sources"]:
+        out.append("<p>Sources: " + ", ".join(f"<code>{e(s)}</code>" for s in row["sources"]) + "</p>")
+    out.append("<table><tr><th>Measure</th><th>Mechanical</th><th>After review</th><th>Review</th></tr>")
+    reasons = {r["measure"]: r["reason"] for r in row["reviews"]}
+    for m in MEASURES:
+        if m not in APPLIES[row["kind"]]:
+            continue
+        out.append(f"<tr><td>{e(TITLES[m])}</td><td>{verdict(row['mechanical'][m])}</td>"
+                   f"<td>{verdict(row['after_review'][m])}</td><td>{e(reasons.get(m, ''))}</td></tr>")
+    out.append("</table></section>")
+    return out

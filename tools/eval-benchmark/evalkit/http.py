@@ -154,7 +154,7 @@ def _describe(exc):
         return "connection reset"
     if isinstance(exc, _BodyCutOff) or _named(exc, "IncompleteRead"):
         return "connection closed in the middle of the body"
-    if isinstance(exc, (socket.timeout, TimeoutError)):
+    if isinstance(exc, TimeoutError):  # socket.timeout too, its alias since 3.10
         return "timeout"
     if isinstance(exc, socket.gaierror):
         return "host name not found"

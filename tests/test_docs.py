@@ -13,11 +13,16 @@ import tempfile
 import threading
 import unittest
 
+from tests import test_badinput, test_chaos, test_crash
 from tests.model_servers import ModelServer
 from tests.standins import model
 from tests.support import ROOT
 
+from evalkit.measures import DECLINE  # noqa: E402
+
 sys.path.insert(0, os.path.join(ROOT, "tools", "demo-assistant"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
+import bench  # noqa: E402
 import server  # noqa: E402
 
 DOCS = ["README.md", os.path.join("Documents", "c4-benchmark", "METHODOLOGY.md")]
@@ -129,7 +134,6 @@ class Commands(unittest.TestCase):
 
 class Methodology(unittest.TestCase):
     def test_every_decline_phrase_and_date_is_on_the_page(self):
-        from evalkit.measures import DECLINE
         with open(os.path.join(ROOT, DOCS[1]), encoding="utf-8") as fh:
             page = fh.read()
         for date, lang, phrases in DECLINE:
@@ -140,7 +144,6 @@ class Methodology(unittest.TestCase):
 
 class Reliability(unittest.TestCase):
     def test_the_figures_are_the_tests_parameters(self):
-        from tests import test_badinput, test_chaos, test_crash
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
             section = fh.read().split("<!-- reliability: checked against the tests -->")[1].split("\n## ")[0]
         self.assertIn(f"Faults survived: {len(test_chaos.FAULTS)} widget faults", section)
@@ -153,8 +156,6 @@ class Reliability(unittest.TestCase):
 
 class Performance(unittest.TestCase):
     def test_the_readme_table_is_the_one_bench_wrote(self):
-        sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
-        import bench
         with open(os.path.join(ROOT, "Documents", "performance", "results.json"), encoding="utf-8") as fh:
             results = json.load(fh)
         self.assertEqual(results["format"], bench.FORMAT,

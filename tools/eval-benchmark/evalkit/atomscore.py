@@ -148,47 +148,65 @@ def _sentences(text):
     return out
 
 
-def score_answer(atoms, must_cover, response, sources, jargon):
-    """The four dimensions for one answer, each ``{score, raw, ...detail}``."""
-    facts = [a for a in atoms if a["correctness"] != GAP]
-    gaps = [a for a in atoms if a["correctness"] == GAP]
-
-    # Accurate
+def accurate(facts, gaps):
+    """Spec: "of the specific factual claims this response made, how many were
+    actually correct?" Importance-weighted credit of the atoms that are not
+    admitted gaps (admitted gaps are skipped: they cost completeness)."""
     weight = sum(a["importance"] for a in facts)
-    raw = (sum(a["importance"] * CREDIT[a["correctness"]] for a in facts) / weight) if weight else None
-    accurate = {"score": to_score(raw), "raw": show(raw), "atoms": len(facts),
-                "weighted_credit": show(sum((a["importance"] * CREDIT[a["correctness"]]
-                                             for a in facts), Fraction(0))),
-                "weight": weight, "skipped_admitted_gaps": len(gaps)}
+    credit = sum((a["importance"] * CREDIT[a["correctness"]] for a in facts), Fraction(0))
+    raw = credit / weight if weight else None
+    return {"score": to_score(raw), "raw": show(raw), "atoms": len(facts),
+            "weighted_credit": show(credit), "weight": weight,
+            "skipped_admitted_gaps": len(gaps)}
 
-    # Complete
+
+def complete(facts, gaps, must_cover):
+    """Spec: "did this response cover the topics a resident actually needs to
+    act on?" The share of must_cover topics that a factual atom covers,
+    capped at 2 when an admitted gap is on the address or the zoning."""
     covered = sorted({a["topic"] for a in facts} & set(must_cover))
     raw = Fraction(len(covered), len(must_cover))
     score = to_score(raw)
     capped_by = sorted({a["topic"] for a in gaps if a["topic"] in CAP_TOPICS})
     if capped_by and score > 2:
         score = 2
-    complete = {"score": score, "raw": show(raw), "covered": covered,
-                "missed": [t for t in must_cover if t not in covered],
-                "must_cover": list(must_cover), "capped_by_admitted_gap_on": capped_by}
+    return {"score": score, "raw": show(raw), "covered": covered,
+            "missed": [t for t in must_cover if t not in covered],
+            "must_cover": list(must_cover), "capped_by_admitted_gap_on": capped_by}
 
-    # Cited
+
+def cited(facts, sources):
+    """Spec: "are the cited sources actually authoritative?" The mean credit
+    of the factual atoms' citations by the published source-authority table."""
     buckets = [sources.bucket(a["citation"]) for a in facts]
     raw = (sum(sources.buckets[b] for b in buckets) / len(facts)) if facts else None
     counts = {}
     for b in buckets:
         counts[b] = counts.get(b, 0) + 1
-    cited = {"score": to_score(raw), "raw": show(raw), "atoms": len(facts),
-             "buckets": dict(sorted(counts.items()))}
+    return {"score": to_score(raw), "raw": show(raw), "atoms": len(facts),
+            "buckets": dict(sorted(counts.items()))}
 
-    # Useful
+
+def useful(atoms, response, jargon):
+    """Spec: "would an average resident or business owner, with no permitting
+    expertise, understand this response and feel equipped to act on it?"
+    The mean actionability of all atoms, less the penalty for unexplained
+    jargon in the response."""
     words = len(response.split())
     tokens = jargon.tokens(response)
     unexplained = sum(1 for t in tokens if not t["explained"])
     penalty = min(PENALTY_CAP, PENALTY_PER_100_WORDS * unexplained * 100 / words) if words else Fraction(0)
     mean = (sum(exact(a["actionability"]) for a in atoms) / len(atoms)) if atoms else None
     raw = None if mean is None else mean - penalty
-    useful = {"score": to_score(raw), "raw": show(raw), "mean_actionability": show(mean),
-              "jargon_penalty": show(penalty), "unexplained_jargon": unexplained,
-              "words": words, "jargon": tokens}
-    return {"accurate": accurate, "complete": complete, "cited": cited, "useful": useful}
+    return {"score": to_score(raw), "raw": show(raw), "mean_actionability": show(mean),
+            "jargon_penalty": show(penalty), "unexplained_jargon": unexplained,
+            "words": words, "jargon": tokens}
+
+
+def score_answer(atoms, must_cover, response, sources, jargon):
+    """The four dimensions for one answer, each ``{score, raw, ...detail}``;
+    never combined."""
+    facts = [a for a in atoms if a["correctness"] != GAP]
+    gaps = [a for a in atoms if a["correctness"] == GAP]
+    return {"accurate": accurate(facts, gaps), "complete": complete(facts, gaps, must_cover),
+            "cited": cited(facts, sources), "useful": useful(atoms, response, jargon)}

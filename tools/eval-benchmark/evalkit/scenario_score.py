@@ -96,71 +96,16 @@ def score(scenarios, raw_paths, atoms_paths, sources_path, jargon_path, example=
     jargon = JargonTable(jargon_path)
     answers = read_raw(raw_paths, scenarios)
     atoms = read_atoms(atoms_paths, answers, scenarios)
-
-    cells = []
-    for (sid, variant, evaluator, repeat), entry in sorted(atoms.items()):
-        scenario = scenarios.by_id[sid]
-        answer = answers[(sid, variant)]
-        cell = {"scenario": sid, "variant": variant, "evaluator": evaluator, "repeat": repeat,
-                "generator_kind": answer["target"].get("kind"),
-                "evaluator_prompt": {"name": entry["evaluator"].get("prompt"),
-                                     "sha256": entry["evaluator"].get("prompt_sha256")},
-                "response": answer["text"], "atoms": entry["atoms"], "error": entry["error"]}
-        if entry["error"] is None:
-            cell["scores"] = score_answer(entry["atoms"], scenario["must_cover"],
-                                          answer["text"] or "", sources, jargon)
-            for atom in cell["atoms"]:
-                atom["citation_bucket"] = sources.bucket(atom["citation"])
-        else:
-            cell["scores"] = {d: {"score": None, "raw": None, "why": "atomization failed"}
-                              for d in DIMENSIONS}
-        cells.append(cell)
+    cells = [score_cell(key, entry, scenarios, answers, sources, jargon)
+             for key, entry in sorted(atoms.items())]
     not_atomized = sorted(f"{sid} ({variant})" for (sid, variant) in answers
                           if not any(c["scenario"] == sid and c["variant"] == variant for c in cells))
-
-    first = [c for c in cells if c["repeat"] == 0]
     evaluators = sorted({c["evaluator"] for c in cells})
     generators = sorted({variant for _sid, variant in answers})
-    table = []
-    for evaluator in evaluators:
-        for generator in generators:
-            mine = [c for c in first if c["evaluator"] == evaluator and c["variant"] == generator]
-            row = {"evaluator": evaluator, "generator": generator,
-                   "self": evaluator == generator, "responses": len(mine)}
-            for d in DIMENSIONS:
-                row[d] = None if row["self"] else mean([c["scores"][d]["score"] for c in mine])
-            table.append(row)
-    agreement = []
-    for i, a in enumerate(evaluators):
-        for b in evaluators[i + 1:]:
-            pairs = {}
-            for c in first:
-                if c["evaluator"] in (a, b):
-                    pairs.setdefault((c["scenario"], c["variant"]), {})[c["evaluator"]] = c
-            both = [(p[a], p[b]) for p in pairs.values() if a in p and b in p]
-            for d in DIMENSIONS:
-                scored = [(x["scores"][d]["score"], y["scores"][d]["score"]) for x, y in both
-                          if x["scores"][d]["score"] is not None and y["scores"][d]["score"] is not None]
-                same = sum(1 for x, y in scored if x == y)
-                agreement.append({"a": a, "b": b, "dimension": d, "responses": len(scored),
-                                  "same": same,
-                                  "share_same": round(same / len(scored), 4) if scored else None,
-                                  "mean_abs_diff": round(sum(abs(x - y) for x, y in scored)
-                                                         / len(scored), 4) if scored else None})
-    stability = []
-    repeats = {}
-    for c in cells:
-        repeats.setdefault((c["evaluator"], c["scenario"], c["variant"]), []).append(c)
-    for evaluator in evaluators:
-        groups = [g for (e, _s, _v), g in sorted(repeats.items()) if e == evaluator and len(g) > 1]
-        if not groups:
-            continue
-        for d in DIMENSIONS:
-            agree = sum(1 for g in groups if len({c["scores"][d]["score"] for c in g}) == 1)
-            stability.append({"evaluator": evaluator, "dimension": d, "responses": len(groups),
-                              "repeats": max(len(g) for g in groups), "all_agree": agree,
-                              "share": round(agree / len(groups), 4)})
-
+    first = [c for c in cells if c["repeat"] == 0]
+    table = cross_table(first, evaluators, generators)
+    agreement = evaluator_agreement(first, evaluators)
+    stability = repeat_stability(cells, evaluators)
     recorded = (not example and bool(answers) and
                 all(a["run"].get("tool") == "run.py" for a in answers.values()) and
                 all(e["run"].get("tool") == "atomize.py" for e in atoms.values()))
@@ -190,3 +135,80 @@ def score(scenarios, raw_paths, atoms_paths, sources_path, jargon_path, example=
             "cross_evaluation": {"evaluators": evaluators, "generators": generators,
                                  "table": table, "agreement": agreement},
             "stability": stability}
+
+
+def score_cell(key, entry, scenarios, answers, sources, jargon):
+    """One answer as one evaluator atomized it, with its four dimensions."""
+    sid, variant, evaluator, repeat = key
+    scenario = scenarios.by_id[sid]
+    answer = answers[(sid, variant)]
+    cell = {"scenario": sid, "variant": variant, "evaluator": evaluator, "repeat": repeat,
+            "generator_kind": answer["target"].get("kind"),
+            "evaluator_prompt": {"name": entry["evaluator"].get("prompt"),
+                                 "sha256": entry["evaluator"].get("prompt_sha256")},
+            "response": answer["text"], "atoms": entry["atoms"], "error": entry["error"]}
+    if entry["error"] is None:
+        cell["scores"] = score_answer(entry["atoms"], scenario["must_cover"],
+                                      answer["text"] or "", sources, jargon)
+        for atom in cell["atoms"]:
+            atom["citation_bucket"] = sources.bucket(atom["citation"])
+    else:
+        cell["scores"] = {d: {"score": None, "raw": None, "why": "atomization failed"}
+                          for d in DIMENSIONS}
+    return cell
+
+
+def cross_table(first, evaluators, generators):
+    """Evaluator x generator mean scores per dimension; an evaluator's own
+    answers are marked self and left blank."""
+    table = []
+    for evaluator in evaluators:
+        for generator in generators:
+            mine = [c for c in first if c["evaluator"] == evaluator and c["variant"] == generator]
+            row = {"evaluator": evaluator, "generator": generator,
+                   "self": evaluator == generator, "responses": len(mine)}
+            for d in DIMENSIONS:
+                row[d] = None if row["self"] else mean([c["scores"][d]["score"] for c in mine])
+            table.append(row)
+    return table
+
+
+def evaluator_agreement(first, evaluators):
+    """Per pair of evaluators and dimension: how often they gave the same score."""
+    agreement = []
+    for i, a in enumerate(evaluators):
+        for b in evaluators[i + 1:]:
+            pairs = {}
+            for c in first:
+                if c["evaluator"] in (a, b):
+                    pairs.setdefault((c["scenario"], c["variant"]), {})[c["evaluator"]] = c
+            both = [(p[a], p[b]) for p in pairs.values() if a in p and b in p]
+            for d in DIMENSIONS:
+                scored = [(x["scores"][d]["score"], y["scores"][d]["score"]) for x, y in both
+                          if x["scores"][d]["score"] is not None and y["scores"][d]["score"] is not None]
+                same = sum(1 for x, y in scored if x == y)
+                agreement.append({"a": a, "b": b, "dimension": d, "responses": len(scored),
+                                  "same": same,
+                                  "share_same": round(same / len(scored), 4) if scored else None,
+                                  "mean_abs_diff": round(sum(abs(x - y) for x, y in scored)
+                                                         / len(scored), 4) if scored else None})
+    return agreement
+
+
+def repeat_stability(cells, evaluators):
+    """With --repeat: how often the repeats of one evaluator agree."""
+    stability = []
+    repeats = {}
+    for c in cells:
+        repeats.setdefault((c["evaluator"], c["scenario"], c["variant"]), []).append(c)
+    for evaluator in evaluators:
+        groups = [g for (e, _s, _v), g in sorted(repeats.items()) if e == evaluator and len(g) > 1]
+        if not groups:
+            continue
+        for d in DIMENSIONS:
+            agree = sum(1 for g in groups if len({c["scores"][d]["score"] for c in g}) == 1)
+            stability.append({"evaluator": evaluator, "dimension": d, "responses": len(groups),
+                              "repeats": max(len(g) for g in groups), "all_agree": agree,
+                              "share": round(agree / len(groups), 4)})
+
+    return stability

@@ -59,10 +59,6 @@ from evalkit.jsonl import dumps_line  # noqa: E402
 PY = sys.executable
 SCORE = os.path.join(TOOLS, "score.py")
 DEMO = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
-# The arguments the demo quarter was published with: its MANIFEST's
-# score_args, checked before the quarter is timed.
-DEMO_SCORE_ARGS = ["questions-biz.json", "questions-med.json", "raw-biz.jsonl", "raw-med.jsonl",
-                   "--reviews", "reviews-demo.json", "--decline-as-of", "2026-11-05"]
 FORMAT = 2  # of results.json: 2 since the rows carry their bound ("<" or "≤")
 TURNS = 5
 ASKED = 400
@@ -321,19 +317,28 @@ def measure_scoring(tmp, answers, rng):
     ]
 
 
-def measure_quarter(tmp):
+def demo_score_args():
+    """score.py's arguments for the demo quarter, from its MANIFEST's
+    scoring inputs (file names in the folder), and its count of answers."""
     with open(os.path.join(DEMO, "MANIFEST.json"), encoding="utf-8") as fh:
-        if json.load(fh)["score_args"] != DEMO_SCORE_ARGS:
-            raise SystemExit("bench.py: the demo quarter's MANIFEST.json has other score_args; "
-                             "copy them into DEMO_SCORE_ARGS")
+        scoring = json.load(fh)["scoring"]
+    args = scoring["questions"] + scoring["raw"]
+    for flag, key in (("--reviews", "reviews"), ("--history", "history"),
+                      ("--decline-as-of", "decline_as_of")):
+        if scoring[key] is not None:
+            args += [flag, scoring[key]]
     answers = 0
-    for name in DEMO_SCORE_ARGS:
-        if name.endswith(".jsonl"):
-            with open(os.path.join(DEMO, name), "rb") as fh:
-                answers += sum(1 for _ in fh)
+    for name in scoring["raw"]:
+        with open(os.path.join(DEMO, name), "rb") as fh:
+            answers += sum(1 for _ in fh)
+    return args, answers
+
+
+def measure_quarter(tmp):
+    args, answers = demo_score_args()
     folder = os.path.join(tmp, "quarter")
     os.makedirs(folder)
-    score = [PY, SCORE] + DEMO_SCORE_ARGS + [
+    score = [PY, SCORE] + args + [
         "--out", os.path.join(folder, "results.md"), "--json", os.path.join(folder, "results.json"),
         "--html", os.path.join(folder, "index.html")]
     [(seconds, _)] = fastest_in_turns([score], cwd=DEMO)

@@ -10,6 +10,7 @@ import tempfile
 import unittest
 
 from tests import support
+from tests.scenario_demo import run_demo
 from tests.support import FIXTURES, ROOT, call_main
 
 import ai_eval  # noqa: E402
@@ -150,7 +151,6 @@ class Corpus(unittest.TestCase):
             path = self.write("raw-bad.jsonl", data)
             self.refused(score, [QUESTIONS, path], "raw-bad.jsonl", f"raw: {label}")
         # Atoms lines, against answers the loopback stand-ins gave.
-        from tests.scenario_demo import run_demo
         demo = os.path.join(self.tmp, "scenario-demo")
         run_demo(demo, SCENARIOS)
         raws = sorted(os.path.join(demo, n) for n in os.listdir(demo) if n.startswith("raw-"))

@@ -1,6 +1,8 @@
 """run.py against a real loopback widget server: what is sent, what is kept,
 retries, failures, resuming, and refusals."""
 
+import base64
+import hashlib
 import json
 import os
 import shutil
@@ -103,7 +105,6 @@ class Asking(RunTestCase):
         self.assertEqual(line["response"]["headers"]["x-assistant-version"], "fake-widget 1.0")
         self.assertEqual(line["derived"]["sources"], ["http://mini.example/en/prices/"])
         with open(QUESTIONS, "rb") as fh:
-            import hashlib
             self.assertEqual(line["run"]["cases_sha256"], hashlib.sha256(fh.read()).hexdigest())
         for key in ("run_id", "tool_version", "git_commit", "git_dirty", "python", "concurrency"):
             self.assertIn(key, line["run"])
@@ -250,7 +251,6 @@ class Failures(RunTestCase):
 
     def test_not_utf8_kept_losslessly(self):
         _, _, _, line, _ = self.only("not_utf8")
-        import base64
         self.assertIsNone(line["response"]["body"])
         self.assertEqual(base64.b64decode(line["response"]["body_base64"]),
                          b'{"answer": "caf\xe9 \xff", "sources": []}')

@@ -24,12 +24,6 @@ class GoldenVersions(unittest.TestCase):
         for version, sums in versions.items():
             self.assertEqual(sorted(sums), sorted(record.FILES), version)
 
-    def test_a_version_cannot_record_other_sums(self):
-        # What make golden refuses: the same version with different goldens.
-        versions = record.recorded()
-        changed = dict(versions[VERSION], **{"mini-results.md": "0" * 64})
-        self.assertNotEqual(versions.get(VERSION, changed), changed)
-
 
 if __name__ == "__main__":
     unittest.main()

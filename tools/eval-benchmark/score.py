@@ -37,7 +37,7 @@ from evalkit.cases import OtherSuite  # noqa: E402
 from evalkit.htmlpage import render_html  # noqa: E402
 from evalkit.jsonl import dumps_file, iter_jsonl, write_atomic  # noqa: E402
 from evalkit.measures import decline_dates  # noqa: E402
-from evalkit.report import render_markdown  # noqa: E402
+from evalkit.report import render_markdown, render_review_sheet  # noqa: E402
 from evalkit.scenarios import load_scenarios  # noqa: E402
 
 PROG = "score.py"
@@ -137,7 +137,7 @@ def score_command(args):
     if args.html_out:
         write_atomic(args.html_out, render_html(result))
     if args.review_sheet:
-        siteqa.write_review_sheet(result, args.review_sheet)
+        write_atomic(args.review_sheet, render_review_sheet(result))
     if not (args.out or args.json_out or args.html_out or args.review_sheet):
         sys.stdout.write(markdown)
     return 0

@@ -13,7 +13,7 @@ values, rounded half up to a whole millisecond.
 
 import json
 
-from .measures import MEASURES, TITLES
+from .measures import APPLIES, MEASURES, TITLES
 
 LANG_ORDER = ("en", "he", "ru")
 
@@ -176,7 +176,7 @@ def render_markdown(result):
     return "\n".join(lines) + "\n"
 
 
-def render_review_sheet(result, applies):
+def render_review_sheet(result):
     """A markdown sheet of the answers a person must read, each with a
     reviews entry to copy into reviews-{quarter}.json once the reason is
     written (a reason left as TODO is refused)."""
@@ -191,11 +191,11 @@ def render_review_sheet(result, applies):
                  "have an entry.")
     for row in result["questions"]:
         if row["review_required"]:
-            lines += _review_entry(row, applies[row["kind"]])
+            lines += _review_entry(row)
     return "\n".join(lines) + "\n"
 
 
-def _review_entry(row, applies):
+def _review_entry(row):
     lines = ["", f"## {row['id']} ({row['kind']}){' - reviewed' if row['reviewed'] else ''}",
              "", f"- Question: {row['question']}"]
     if row.get("evidence"):
@@ -207,7 +207,7 @@ def _review_entry(row, applies):
     lines.append(f"- Sources: {', '.join(row['sources']) or 'none'}; "
                  f"grounded: {json.dumps(row['grounded'])}")
     verdicts = ", ".join(f"{m} {json.dumps(row['mechanical'][m])}" for m in MEASURES
-                         if m in applies)
+                         if m in APPLIES[row["kind"]])
     lines.append(f"- Mechanical: {verdicts}")
     if row["kind"] == "not_on_site":
         measure = "declined_when_not_on_site"

@@ -23,9 +23,9 @@ from . import VERSION, BadInput
 from .cases import load_site_qa
 from .jsonl import dumps_file, iter_jsonl, read_json, write_atomic
 from .htmlpage import render_html
-from .measures import APPLIES, MEASURES, decline_list, judge
+from .measures import MEASURES, decline_list, judge
 from .quarter import sha256_file
-from .report import Tally, render_markdown, render_review_sheet
+from .report import Tally, render_markdown
 from .responses import derive
 from .reviews import load_reviews
 
@@ -188,15 +188,14 @@ def score(question_files, raw_files, reviews_path=None, decline_as_of=None, hist
                 count(question, NOT_ASKED)
     ordered = [rows[q["id"]] for qset in sets for q in qset.questions if q["id"] in rows]
     review_count = sum(len(r["verdicts"]) + (r["faulty"] is not None) for r in reviews.values())
-    inputs = [(path, "questions") for path in question_files] + \
-        [(path, "raw") for path in raw_files] + \
+    other_inputs = [(path, "raw") for path in raw_files] + \
         [(path, role) for path, role in ((reviews_path, "reviews"), (history_path, "history"))
          if path]
     result = {
         "format": 1,
         "suite": "site-qa",
         "measures": list(MEASURES),
-        "provenance": provenance(sets, facts, reviews_path, review_count, list_date, inputs),
+        "provenance": provenance(sets, facts, reviews_path, review_count, list_date, other_inputs),
         "groups": tally.groups([qset.set for qset in sets]),
         "faulty": [{"id": row["id"], "reason": reviews[row["id"]]["faulty"]}
                    for row in ordered if row["faulty"]],
@@ -271,7 +270,7 @@ class RunFacts:
             self.dates.add(answer["started_at"][:10])
 
 
-def provenance(sets, facts, reviews_path, review_count, list_date, inputs):
+def provenance(sets, facts, reviews_path, review_count, list_date, other_inputs):
     """Where the numbers come from: the runs as their raw lines describe
     them, the question files, the reviews, the DECLINE list date, the scorer,
     and the sha256 of every input file (by file name: no folder, so that the
@@ -297,8 +296,10 @@ def provenance(sets, facts, reviews_path, review_count, list_date, inputs):
                     "entries": review_count},
         "decline_list_date": list_date,
         "scorer": {"tool": SCORER, "version": VERSION},
-        "inputs": [{"file": os.path.basename(path), "role": role, "sha256": sha256_file(path)}
-                   for path, role in inputs],
+        "inputs": [{"file": os.path.basename(qset.path), "role": "questions",
+                    "sha256": qset.sha256} for qset in sets] +
+                  [{"file": os.path.basename(path), "role": role, "sha256": sha256_file(path)}
+                   for path, role in other_inputs],
     }
 
 
@@ -342,11 +343,6 @@ def write_outputs(result, folder):
     write_atomic(os.path.join(folder, "results.md"), render_markdown(result))
     write_atomic(os.path.join(folder, "results.json"), results_json(result))
     write_atomic(os.path.join(folder, "index.html"), render_html(result))
-
-
-def write_review_sheet(result, path):
-    write_atomic(path, render_review_sheet(result, APPLIES))
-
 
 def score_quarter(folder, scoring):
     """Score a quarter folder's inputs as its manifest's ``scoring`` block

@@ -3,11 +3,17 @@ recorded for the tools' VERSION in tests/golden/versions.json, so a change of
 a rule or of an output format that moves a golden file fails here until
 VERSION is bumped and the new sums are recorded (``make golden``)."""
 
+import hashlib
+import os
+import tempfile
 import unittest
 
 from tests import support  # noqa: F401  (puts the tools on sys.path)
 from tests.golden import record
-from evalkit import VERSION
+from tests.support import FIXTURES, call_main
+
+import score  # noqa: E402
+from evalkit import VERSION  # noqa: E402
 
 
 class GoldenVersions(unittest.TestCase):
@@ -17,6 +23,24 @@ class GoldenVersions(unittest.TestCase):
         self.assertEqual(record.sums(), versions[VERSION],
                          "a golden file changed while VERSION did not: bump VERSION in "
                          "evalkit/__init__.py and run make golden")
+
+    def test_older_rules_still_write_what_their_version_wrote(self):
+        # Scored under the rules of 2026-11-05, the fixtures give byte for byte
+        # what 0.2.0 wrote: a quarter published then re-scores identically.
+        with tempfile.TemporaryDirectory() as tmp:
+            out = [os.path.join(tmp, name) for name in record.FILES]
+            code, _, err = call_main(score, [
+                os.path.join(FIXTURES, "questions-mini.json"),
+                os.path.join(FIXTURES, "raw-mini.jsonl"),
+                "--reviews", os.path.join(FIXTURES, "reviews-mini.json"),
+                "--rules-as-of", "2026-11-05",
+                "--out", out[0], "--json", out[1], "--html", out[2]])
+            self.assertEqual(code, 0, err)
+            sums = {}
+            for name, path in zip(record.FILES, out):
+                with open(path, "rb") as fh:
+                    sums[name] = hashlib.sha256(fh.read()).hexdigest()
+        self.assertEqual(sums, record.recorded()["0.2.0"])
 
     def test_earlier_versions_stay_recorded(self):
         versions = record.recorded()

@@ -12,13 +12,16 @@ from tests.support import FIXTURES, call_main
 
 import score  # noqa: E402
 from evalkit import measures  # noqa: E402
-from evalkit.measures import decline_list, judge  # noqa: E402
+from evalkit.measures import judge  # noqa: E402
+from evalkit.rulebook import rules_as_of  # noqa: E402
 
-PHRASES = decline_list()[1]
+RULES = rules_as_of()
 ANSWERABLE = {"id": "t-en-01", "lang": "en", "kind": "answerable",
+              "question": "How much is it, and when?", "page_url": "http://site/en/",
               "source_url": "http://site/en/prices/", "also_source_urls": ["http://site/en/fees/"],
               "facts": [["120", "$120"], ["Monday"]]}
 NOT_ON_SITE = {"id": "t-en-16", "lang": "en", "kind": "not_on_site",
+               "question": "Do you offer acupuncture?", "page_url": "http://site/en/",
                "must_not_include": ["acupuncture costs"]}
 
 
@@ -28,24 +31,28 @@ def answer(text, status=200, sources=(), grounded=None):
 
 class Rules(unittest.TestCase):
     def test_delivered(self):
-        self.assertTrue(measures.delivered(200, "Yes."))
-        self.assertFalse(measures.delivered(200, " \n\t"))
-        self.assertFalse(measures.delivered(200, None))
-        self.assertFalse(measures.delivered(503, "Yes."))
+        self.assertTrue(measures.delivered(200, "Yes.", RULES))
+        self.assertFalse(measures.delivered(200, " \n\t", RULES))
+        self.assertFalse(measures.delivered(200, None, RULES))
+        self.assertFalse(measures.delivered(503, "Yes.", RULES))
+        # Invisible characters alone: delivered before 2026-12-01, blank since.
+        for blank in ("\u200b", "\u200f \u200e", "\ufeff\n"):
+            self.assertTrue(measures.delivered(200, blank, rules_as_of("2026-11-05")), repr(blank))
+            self.assertFalse(measures.delivered(200, blank, RULES), repr(blank))
 
     def test_correct_facts_needs_every_group(self):
-        verdicts, details = judge(ANSWERABLE, answer("It costs $120 on Monday."), PHRASES)
+        verdicts, details = judge(ANSWERABLE, answer("It costs $120 on Monday."), RULES)
         self.assertTrue(verdicts["correct_facts"])
         self.assertEqual(details["facts_found"], ["120", "Monday"])
-        verdicts, details = judge(ANSWERABLE, answer("It costs $1200 on Monday."), PHRASES)
+        verdicts, details = judge(ANSWERABLE, answer("It costs $1200 on Monday."), RULES)
         self.assertFalse(verdicts["correct_facts"])
         self.assertEqual(details["facts_found"], [None, "Monday"])
 
     def test_right_page_cited_by_either_page(self):
         for source in ("http://SITE/en/prices", "http://site/en/fees/#x"):
-            verdicts, _ = judge(ANSWERABLE, answer("x", sources=[source]), PHRASES)
+            verdicts, _ = judge(ANSWERABLE, answer("x", sources=[source]), RULES)
             self.assertTrue(verdicts["right_page_cited"], source)
-        verdicts, _ = judge(ANSWERABLE, answer("x", sources=["http://site/en/"]), PHRASES)
+        verdicts, _ = judge(ANSWERABLE, answer("x", sources=["http://site/en/"]), RULES)
         self.assertFalse(verdicts["right_page_cited"])
 
     def test_declined_when_not_on_site(self):
@@ -54,13 +61,13 @@ class Rules(unittest.TestCase):
                  (answer("Please call us.", grounded=None), False),      # neither
                  (answer("I don't know; acupuncture costs $80.", grounded=False), False)]
         for got, expected in cases:
-            verdicts, _ = judge(NOT_ON_SITE, got, PHRASES)
+            verdicts, _ = judge(NOT_ON_SITE, got, RULES)
             self.assertEqual(verdicts["declined_when_not_on_site"], expected, got["answer"])
 
     def test_measures_that_do_not_apply_are_none(self):
-        verdicts, _ = judge(ANSWERABLE, answer("x"), PHRASES)
+        verdicts, _ = judge(ANSWERABLE, answer("x"), RULES)
         self.assertIsNone(verdicts["declined_when_not_on_site"])
-        verdicts, _ = judge(NOT_ON_SITE, answer("x"), PHRASES)
+        verdicts, _ = judge(NOT_ON_SITE, answer("x"), RULES)
         self.assertEqual((verdicts["correct_facts"], verdicts["right_page_cited"]), (None, None))
         self.assertEqual(list(verdicts), list(measures.MEASURES))
 
@@ -70,18 +77,18 @@ class NotDelivered(unittest.TestCase):
 
     def test_a_blank_answer_citing_the_right_page_fails(self):
         verdicts, details = judge(ANSWERABLE, answer("   ", sources=["http://site/en/prices/"]),
-                                  PHRASES)
+                                  RULES)
         self.assertEqual(details["right_sources"], ["http://site/en/prices"])  # the page is there
         self.assertFalse(verdicts["right_page_cited"])
         self.assertFalse(verdicts["delivered"])
 
     def test_a_blank_decline_fails(self):
-        verdicts, _ = judge(NOT_ON_SITE, answer("", grounded=False), PHRASES)
+        verdicts, _ = judge(NOT_ON_SITE, answer("", grounded=False), RULES)
         self.assertFalse(verdicts["declined_when_not_on_site"])
 
     def test_an_error_status_with_a_decline_fails(self):
         verdicts, details = judge(NOT_ON_SITE, answer("I don't know.", status=500, grounded=False),
-                                  PHRASES)
+                                  RULES)
         self.assertEqual(details["decline_phrase"], "i don't know")
         self.assertEqual(verdicts, {"delivered": False, "correct_facts": None,
                                     "right_page_cited": None, "in_question_language": False,
@@ -114,6 +121,46 @@ class NotDelivered(unittest.TestCase):
         self.assertFalse(rows["mini-en-01"]["mechanical"]["right_page_cited"])
         self.assertFalse(rows["mini-en-16"]["mechanical"]["declined_when_not_on_site"])
 
+
+
+class ReviewFlags(unittest.TestCase):
+    """Rules of 2026-12-01: a passing answer with a flag goes to a person;
+    the verdicts stay the rules'."""
+
+    def flags(self, text, question=ANSWERABLE, rules=RULES):
+        verdicts, details = judge(question, answer(text, sources=["http://site/en/prices/"]), rules)
+        return verdicts, details.get("flags")
+
+    def test_a_plain_answer_has_none(self):
+        verdicts, flags = self.flags("It is $120, on Monday.")
+        self.assertTrue(verdicts["correct_facts"])
+        self.assertEqual(flags, [])
+
+    def test_a_fact_found_only_in_a_repeat_of_the_question(self):
+        question = dict(ANSWERABLE, question="Is it $120 on Monday?")
+        verdicts, flags = self.flags("You asked: is it $120 on Monday? Please call us.", question)
+        self.assertTrue(verdicts["correct_facts"])
+        self.assertEqual(flags, ["echo"])
+
+    def test_long_and_many_numbers(self):
+        spray = " ".join(str(n) for n in range(1, 1000)) + " Monday"
+        verdicts, flags = self.flags(spray)
+        self.assertTrue(verdicts["correct_facts"])
+        self.assertEqual(flags, ["long", "numbers"])
+
+    def test_a_decline_phrase_in_an_answer_that_passes(self):
+        _, flags = self.flags("I don't know for sure, but it is $120 on Monday.")
+        self.assertEqual(flags, ["decline"])
+
+    def test_a_failed_answer_needs_no_flag(self):
+        verdicts, flags = self.flags("I don't know.")
+        self.assertFalse(verdicts["correct_facts"])
+        self.assertEqual(flags, [])
+
+    def test_older_rules_have_no_flags(self):
+        _, flags = self.flags("I don't know for sure, but it is $120 on Monday.",
+                              rules=rules_as_of("2026-11-05"))
+        self.assertIsNone(flags)
 
 if __name__ == "__main__":
     unittest.main()

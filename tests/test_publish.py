@@ -80,8 +80,9 @@ class Publish(unittest.TestCase):
         self.work = os.path.join(tmp.name, "work")
         os.makedirs(self.bench)
         os.makedirs(self.work)
+        # The question files the demo's raw answers were recorded against.
         for name in ("questions-med.json", "questions-biz.json"):
-            shutil.copy(os.path.join(BENCH, name), self.bench)
+            shutil.copy(os.path.join(DEMO, name), self.bench)
         for name in ("raw-med.jsonl", "raw-biz.jsonl"):
             shutil.copy(os.path.join(DEMO, name), self.work)
 
@@ -89,8 +90,14 @@ class Publish(unittest.TestCase):
         return call_main(publish, [quarter, "--from", self.work, "--bench", self.bench] + list(args))
 
     def reviews(self, quarter):
-        shutil.copy(os.path.join(DEMO, "reviews-demo.json"),
-                    os.path.join(self.work, f"reviews-{quarter}.json"))
+        """The demo's reviews, and one for the answer that the rules of
+        2026-12-01 flag (the fact it states is also in the question)."""
+        with open(os.path.join(DEMO, "reviews-demo.json"), encoding="utf-8") as fh:
+            doc = json.load(fh)
+        doc["reviews"].append({"id": "med-he-13", "measure": "correct_facts", "value": True,
+                               "reason": "says that Bit is accepted, beyond repeating the question"})
+        with open(os.path.join(self.work, f"reviews-{quarter}.json"), "w", encoding="utf-8") as fh:
+            json.dump(doc, fh, ensure_ascii=False)
 
     def test_publish_then_reproduce(self):
         self.reviews("2026-Q4")
@@ -102,8 +109,8 @@ class Publish(unittest.TestCase):
             "raw-med.jsonl", "results.json", "results.md", "reviews-2026-Q4.json"])
         with open(os.path.join(folder, "MANIFEST.json"), encoding="utf-8") as fh:
             manifest = json.load(fh)
-        self.assertEqual(manifest["review_coverage"]["reviewed"], 98)
-        self.assertEqual(manifest["decline_list_date"], "2026-11-05")
+        self.assertEqual(manifest["review_coverage"]["reviewed"], 99)
+        self.assertEqual(manifest["decline_list_date"], "2026-12-01")
         self.assertEqual(manifest["runs"]["platform_versions"], ["demo-assistant 0.1.0"])
         code, out, _ = call_main(reproduce, [folder])
         self.assertEqual(code, 0, out)
@@ -140,12 +147,12 @@ class Publish(unittest.TestCase):
     def test_refuses_unreviewed_answers(self):
         code, _, err = self.publish()
         self.assertEqual(code, 2)
-        self.assertIn("98 of 98 answers the rubric requires a person to read have no review entry", err)
+        self.assertIn("99 of 99 answers the rubric requires a person to read have no review entry", err)
         self.assertFalse(os.path.exists(os.path.join(self.bench, "2026-Q4")))
         code, _, _ = self.publish("--allow-unreviewed")
         self.assertEqual(code, 0)
         with open(os.path.join(self.bench, "2026-Q4", "results.md"), encoding="utf-8") as fh:
-            self.assertIn("Human review: 0 of 98 answers", fh.read())
+            self.assertIn("Human review: 0 of 99 answers", fh.read())
 
     def test_quarter_names(self):
         for bad in ("../x", "2026-Q5", "Q4", "a/b", "", ".hidden", "UPPER"):

@@ -13,7 +13,8 @@ from tests.support import FIXTURES, ROOT, call_main
 
 import score  # noqa: E402
 from evalkit import siteqa  # noqa: E402
-from evalkit.measures import decline_list, declined_when_not_on_site  # noqa: E402
+from evalkit.measures import declined_when_not_on_site  # noqa: E402
+from evalkit.rulebook import rules_as_of  # noqa: E402
 
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
 RAW = os.path.join(FIXTURES, "raw-mini.jsonl")
@@ -86,7 +87,7 @@ class Golden(ScoreTestCase):
         self.assertEqual((ru["delivered"]["passed"], ru["delivered"]["applicable"]), (3, 4))
         self.assertEqual((ru["right_page_cited"]["passed"], ru["right_page_cited"]["applicable"]), (1, 2))
         self.assertEqual(result["provenance"]["run"]["status"], "not_run")
-        self.assertEqual(result["provenance"]["decline_list_date"], "2026-11-05")
+        self.assertEqual(result["provenance"]["decline_list_date"], "2026-12-01")
 
     def test_order_of_raw_lines_does_not_matter(self):
         # Every output the same, but for the raw file's own sha256.
@@ -175,8 +176,8 @@ class DeclineList(ScoreTestCase):
         self.assertTrue(row["mechanical"]["declined_when_not_on_site"])
 
     def test_the_2026_11_05_additions(self):
-        _, before = decline_list("2026-11-04")
-        _, after = decline_list("2026-11-05")
+        before = rules_as_of("2026-11-04").phrases
+        after = rules_as_of("2026-11-05").phrases
         for phrase in ("does not provide", "does not specify", "does not cover"):
             self.assertNotIn(phrase, before)
             self.assertIn(phrase, after)
@@ -192,11 +193,11 @@ class DeclineList(ScoreTestCase):
         self.assertFalse(row["mechanical"]["declined_when_not_on_site"])
 
     def test_the_first_phrase_in_the_lists_order_is_reported(self):
-        _, phrases = decline_list()
-        question = {"must_not_include": []}
+        rules = rules_as_of()
+        question = {"must_not_include": [], "lang": "en"}
 
         def phrase(text):
-            return declined_when_not_on_site(text, None, question, phrases)[1]["decline_phrase"]
+            return declined_when_not_on_site(text, None, question, rules)[1]["decline_phrase"]
 
         # "no information" comes before "i don't know" in the text, after it in the list.
         self.assertEqual(phrase("no information here, and i don't know"), "i don't know")
@@ -205,7 +206,7 @@ class DeclineList(ScoreTestCase):
         self.assertEqual(phrase("i don’t know"), "i don’t know")
 
     def test_bad_dates(self):
-        self.refuse([QUESTIONS, RAW, "--decline-as-of", "2026-10-01"], "the DECLINE list begins on")
+        self.refuse([QUESTIONS, RAW, "--decline-as-of", "2026-10-01"], "the rules begin on")
         self.refuse([QUESTIONS, RAW, "--decline-as-of", "yesterday"], "YYYY-MM-DD")
 
 

@@ -9,8 +9,9 @@ import unittest
 from tests import support  # noqa: F401  (puts the tools on sys.path)
 from evalkit import textmatch
 from evalkit.measures import in_question_language
+from evalkit.rulebook import rules_as_of
 from evalkit.textmatch import normalize, script_share
-from evalkit.urls import normalize_url
+from evalkit.urls import normalize_url, page_key
 
 
 def contains(text, spelling):
@@ -19,7 +20,7 @@ def contains(text, spelling):
 
 
 def in_language(text, lang):
-    return in_question_language(text, lang)[0]
+    return in_question_language(text, lang, rules_as_of())[0]
 
 
 class Matching(unittest.TestCase):
@@ -66,6 +67,49 @@ class Matching(unittest.TestCase):
         self.assertFalse(contains("anything", "\u200f "))  # nothing left once normalised
 
 
+def found(text, spelling, lang):
+    """The matching rule of 2026-12-01 (word boundaries) in ``lang``."""
+    return textmatch.contains(normalize(text), normalize(spelling), lang)
+
+
+class WordBoundaries(unittest.TestCase):
+    """Rules of 2026-12-01: a spelling begins a word (Hebrew: after up to three
+    proclitics) and, in English and Hebrew, ends one. Cases from issue 16's
+    reader, worked out by hand."""
+
+    def test_hebrew_needs_a_word_start(self):
+        self.assertFalse(found("אנחנו בתל אביב", "אבי", "he"))      # a name inside a city
+        self.assertFalse(found("מאחורי הבניין", "חורי", "he"))      # מ+א is no proclitic chain
+        self.assertTrue(found("תשאלו את אבי", "אבי", "he"))
+        self.assertTrue(found("ובמחירון המלא", "מחירון", "he"))     # two proclitics
+        self.assertTrue(found("כשבמחירון", "מחירון", "he"))         # three
+        self.assertFalse(found("וכשבמחירון", "מחירון", "he"))       # four: the rule stops at three
+        self.assertTrue(found("אפשר לשלם ב-9:00", "9:00", "he"))
+        self.assertTrue(found("פתוח מ9:00", "9:00", "he"))
+
+    def test_hebrew_and_english_need_a_word_end(self):
+        self.assertFalse(found("אין ביטול בחינם", "ביט", "he"))
+        self.assertTrue(found("משלמים בביט או במזומן", "ביט", "he"))
+        self.assertFalse(found("We accept bitcoin.", "bit", "en"))
+        self.assertTrue(found("We accept Bit.", "bit", "en"))
+        self.assertFalse(found("forty minutes", "forty min", "en"))
+        self.assertTrue(found("at 8am", "8", "en"))                  # digits: only digits bound them
+
+    def test_russian_may_end_inside_a_word(self):
+        self.assertTrue(found("к Андрею", "андре", "ru"))
+        self.assertTrue(found("Приём бесплатный", "бесплатн", "ru"))
+        self.assertFalse(found("Приём небесплатный", "бесплатн", "ru"))
+        self.assertFalse(found("предварительно", "дварительн", "ru"))
+
+    def test_before_the_rule_letters_had_no_boundary(self):
+        self.assertTrue(contains("אנחנו בתל אביב", "אבי"))
+        self.assertTrue(contains("We accept bitcoin.", "bit"))
+
+    def test_a_spelling_that_begins_with_a_sign(self):
+        self.assertTrue(found("costs$120", "$120", "en"))
+        self.assertFalse(found("costs $1200", "$120", "en"))
+
+
 class Language(unittest.TestCase):
     def test_hebrew_with_latin_brand_names(self):
         text = "אפשר לשאול אותנו ב-WhatsApp או ב-Zoom"
@@ -78,7 +122,13 @@ class Language(unittest.TestCase):
         text = f"כן, אפשר לקבוע תור באתר: {url}"
         self.assertEqual(script_share(text, "he"), (18, 18))  # 2+4+5+3+4
         self.assertTrue(in_language(text, "he"))
-        self.assertFalse(in_language(text.replace(url, url.replace("https://", "")), "he"))
+        bare = text.replace(url, url.replace("https://", ""))
+        # Before 2026-12-01 a link without a scheme counted as Latin letters;
+        # since then it is removed like any other link.
+        self.assertFalse(in_question_language(bare, "he", rules_as_of("2026-11-05"))[0])
+        self.assertTrue(in_language(bare, "he"))
+        self.assertEqual(script_share("ראו med.demo.localhost/demo/clinic/he/hours/ שם", "he", True),
+                         (5, 5))
 
     def test_russian_with_mg(self):
         self.assertTrue(in_language("Детям назначают 250 mg парацетамола.", "ru"))
@@ -159,6 +209,34 @@ class LetterCount(unittest.TestCase):
             for lang in ("en", "he", "ru"):
                 self.assertEqual(script_share(text, lang), letters_as_written(text, lang),
                                  repr(text))
+
+
+class SamePage(unittest.TestCase):
+    """``page_key``, the rule of 2026-12-01 for Right page cited."""
+    PAGE = "http://med.demo.localhost/demo/clinic/en/"
+
+    def test_one_page_written_many_ways(self):
+        base = page_key("http://med.demo.localhost/demo/clinic/en/services/", self.PAGE)
+        for other in ("https://med.demo.localhost/demo/clinic/en/services/",
+                      "http://med.demo.localhost/demo/clinic/en/services/?utm_source=chat&utm_medium=x",
+                      "/demo/clinic/en/services/", "services/", "services",
+                      "http://med.demo.localhost/demo/clinic/en/%73ervices/",
+                      "HTTPS://MED.demo.localhost:443/demo/clinic/en/services#prices"):
+            self.assertEqual(page_key(other, self.PAGE), base, other)
+
+    def test_other_pages_stay_other(self):
+        base = page_key("http://med.demo.localhost/demo/clinic/en/services/", self.PAGE)
+        for other in ("http://med.demo.localhost/demo/clinic/en/hours/",
+                      "http://med.demo.localhost/demo/clinic/he/services/",
+                      "http://other.localhost/demo/clinic/en/services/",
+                      "http://med.demo.localhost/demo/clinic/en/services/?page=2",
+                      "../services/"):
+            self.assertNotEqual(page_key(other, self.PAGE), base, other)
+
+    def test_escaped_and_unescaped_letters(self):
+        self.assertEqual(page_key("http://x/%d7%a9%d7%99%d7%A8%d7%95%d7%aa%d7%99%d7%9d/", "http://x/"),
+                         page_key("http://x/שירותים/", "http://x/"))
+        self.assertEqual(page_key("http://[bad", "http://x/"), "http://[bad")
 
 
 class Urls(unittest.TestCase):

@@ -3,7 +3,7 @@
 
     python tools/eval-benchmark/score.py QUESTIONS RAW.jsonl [RAW2.jsonl ...]
         [--reviews FILE] [--out results.md] [--json results.json] [--html index.html]
-        [--review-sheet FILE] [--decline-as-of YYYY-MM-DD]
+        [--review-sheet FILE] [--rules-as-of YYYY-MM-DD]
     python tools/eval-benchmark/score.py SCENARIOS.json RAW.jsonl ... ATOMS.jsonl ...
         [--sources FILE] [--jargon FILE] [--out results.md] [--json results.json]
         [--html-dir DIR] [--example]
@@ -36,7 +36,7 @@ from evalkit import scenario_pages, scenario_score, siteqa  # noqa: E402
 from evalkit.cases import OtherSuite  # noqa: E402
 from evalkit.htmlpage import render_html  # noqa: E402
 from evalkit.jsonl import dumps_file, iter_jsonl, write_atomic  # noqa: E402
-from evalkit.measures import decline_dates  # noqa: E402
+from evalkit.rulebook import change_dates  # noqa: E402
 from evalkit.report import render_markdown, render_review_sheet  # noqa: E402
 from evalkit.scenarios import load_scenarios  # noqa: E402
 
@@ -66,9 +66,11 @@ def parse_args(argv):
     parser.add_argument("--example", action="store_true",
                         help="label the results an example (run.status not_run), e.g. a run "
                              "against loopback stand-ins")
-    parser.add_argument("--decline-as-of", metavar="YYYY-MM-DD",
-                        help="score with the DECLINE list as it stood on this date "
-                             f"(default: the newest, {decline_dates()[-1]})")
+    parser.add_argument("--rules-as-of", "--decline-as-of", dest="rules_as_of",
+                        metavar="YYYY-MM-DD",
+                        help="score with the rules (the DECLINE list and the text rules, "
+                             "evalkit/rulebook.py) as they stood on this date (default: the "
+                             f"newest, {change_dates()[-1]}); --decline-as-of is its older name")
     return parser.parse_args(argv)
 
 
@@ -122,7 +124,7 @@ def score_scenarios(args):
 def score_command(args):
     question_files, raw_files = split_files(args.files)
     try:
-        result = siteqa.score(question_files, raw_files, args.reviews, args.decline_as_of,
+        result = siteqa.score(question_files, raw_files, args.reviews, args.rules_as_of,
                               args.history,
                               keep_detail=bool(args.json_out or args.html_out or args.review_sheet))
     except OtherSuite as exc:

@@ -11,7 +11,10 @@ can fix; only the command-line layer turns it into one line on stderr.
 # (tests/test_golden_versions.py holds the golden files to it):
 #   0.1.0  first published
 #   0.2.0  results.json records the sha256 of every input (provenance.inputs)
-VERSION = "0.2.0"
+#   0.3.0  the rules of 2026-12-01 (evalkit/rulebook.py): word boundaries,
+#          blank answers, same-page URLs, bare domains, review flags, DECLINE
+#          additions. Results scored under older rules stay those of 0.2.0.
+VERSION = "0.3.0"
 
 
 class BadInput(ValueError):

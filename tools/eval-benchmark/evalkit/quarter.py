@@ -11,9 +11,11 @@ MANIFEST.json, which records:
                     raw answers, reviews, history) or output (what score.py writes)
   scoring           the scoring inputs, as file names in the folder:
                     questions [..], raw [..], reviews (or null), history (or
-                    null), and decline_as_of, the DECLINE list date; reproduce
+                    null), and decline_as_of, the date of the rules to score
+                    with (the DECLINE list and the text rules: evalkit/rulebook.py;
+                    the name is the list's, the first dated rule); reproduce
                     scores these again (evalkit/siteqa.py), nothing else
-  decline_list_date the DECLINE list date the outputs were scored with
+  decline_list_date the date of the rules the outputs were scored with
   scored_with       tool, version, git_commit, git_dirty, python of the scorer
   runs              run_dates (UTC) and platform_versions read from the raw lines
   review_coverage   required, reviewed, missing (ids)

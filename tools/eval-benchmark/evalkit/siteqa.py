@@ -19,15 +19,16 @@ asked; were they changed, the question still decides.
 
 import os
 
-from . import VERSION, BadInput
+from . import BadInput
 from .cases import load_site_qa
 from .jsonl import dumps_file, iter_jsonl, read_json, write_atomic
 from .htmlpage import render_html
-from .measures import MEASURES, decline_list, judge
+from .measures import MEASURES, judge
 from .quarter import sha256_file
 from .report import Tally, render_markdown
 from .responses import derive
 from .reviews import load_reviews
+from .rulebook import rules_as_of
 
 SCORER = "score.py"
 NO_REVIEW = {"faulty": None, "verdicts": {}}
@@ -116,10 +117,12 @@ def _platform_version(target, response, bad):
     return value
 
 
-def needs_review(kind, mechanical):
+def needs_review(kind, mechanical, flags):
     """The rubric: every answer to a not-on-site question, and every
-    answerable one that failed a measure, is read by a person."""
-    return kind == "not_on_site" or any(value is False for value in mechanical.values())
+    answerable one that failed a measure, is read by a person; from
+    2026-12-01 also a passing one with a review flag (measures.FLAGS)."""
+    return kind == "not_on_site" or any(value is False for value in mechanical.values()) \
+        or bool(flags)
 
 
 def make_row(question, answer, mechanical, details, review, keep_detail):
@@ -136,8 +139,10 @@ def make_row(question, answer, mechanical, details, review, keep_detail):
            "kind": question["kind"], "latency_ms": answer["latency_ms"],
            "problem": answer["problem"], "mechanical": mechanical, "after_review": after,
            "review_changes": changes, "faulty": review["faulty"] is not None,
-           "review_required": needs_review(question["kind"], mechanical),
+           "review_required": needs_review(question["kind"], mechanical, details.get("flags")),
            "reviewed": review is not NO_REVIEW}
+    if "flags" in details:  # rules of 2026-12-01 on
+        row["flags"] = details["flags"]
     if keep_detail:
         row.update({
             "question": question["question"], "evidence": question.get("evidence"),
@@ -150,14 +155,15 @@ def make_row(question, answer, mechanical, details, review, keep_detail):
     return row
 
 
-def score(question_files, raw_files, reviews_path=None, decline_as_of=None, history_path=None,
+def score(question_files, raw_files, reviews_path=None, rules_date=None, history_path=None,
           keep_detail=True):
     """The results document (a dict) of a run, as results.json holds it.
 
     Without ``keep_detail`` every row is counted but only those the markdown
     table lists are kept (faulty, set by review, not reviewed, not asked),
-    without answers or details: light for a large run."""
-    list_date, phrases = decline_list(decline_as_of)
+    without answers or details: light for a large run. ``rules_date`` picks
+    the rules in force on that date (evalkit/rulebook.py; the newest without it)."""
+    rules = rules_as_of(rules_date)
     sets = load_questions(question_files)
     by_sha = {qset.sha256: qset for qset in sets}
     reviews = load_reviews(reviews_path, {q["id"]: q for qset in sets for q in qset.questions}) \
@@ -168,7 +174,7 @@ def score(question_files, raw_files, reviews_path=None, decline_as_of=None, hist
     tally = Tally()
 
     def count(question, answer):
-        verdicts, details = judge(question, answer, phrases)
+        verdicts, details = judge(question, answer, rules)
         row = make_row(question, answer, verdicts, details,
                        reviews.get(question["id"], NO_REVIEW), keep_detail)
         tally.add(row)
@@ -195,7 +201,7 @@ def score(question_files, raw_files, reviews_path=None, decline_as_of=None, hist
         "format": 1,
         "suite": "site-qa",
         "measures": list(MEASURES),
-        "provenance": provenance(sets, facts, reviews_path, review_count, list_date, other_inputs),
+        "provenance": provenance(sets, facts, reviews_path, review_count, rules, other_inputs),
         "groups": tally.groups([qset.set for qset in sets]),
         "faulty": [{"id": row["id"], "reason": reviews[row["id"]]["faulty"]}
                    for row in ordered if row["faulty"]],
@@ -270,9 +276,10 @@ class RunFacts:
             self.dates.add(answer["started_at"][:10])
 
 
-def provenance(sets, facts, reviews_path, review_count, list_date, other_inputs):
+def provenance(sets, facts, reviews_path, review_count, rules, other_inputs):
     """Where the numbers come from: the runs as their raw lines describe
-    them, the question files, the reviews, the DECLINE list date, the scorer,
+    them, the question files, the reviews, the rules' date, the scorer
+    version those rules' output is (evalkit/rulebook.py),
     and the sha256 of every input file (by file name: no folder, so that the
     same files score the same wherever they are)."""
     commits = sorted({(str(run.get("git_commit") or ""), bool(run.get("git_dirty")))
@@ -294,8 +301,8 @@ def provenance(sets, facts, reviews_path, review_count, list_date, other_inputs)
                    "sha256": qset.sha256} for qset in sets],
         "reviews": {"file": os.path.basename(reviews_path) if reviews_path else None,
                     "entries": review_count},
-        "decline_list_date": list_date,
-        "scorer": {"tool": SCORER, "version": VERSION},
+        "decline_list_date": rules.date,
+        "scorer": {"tool": SCORER, "version": rules.version},
         "inputs": [{"file": os.path.basename(qset.path), "role": "questions",
                     "sha256": qset.sha256} for qset in sets] +
                   [{"file": os.path.basename(path), "role": role, "sha256": sha256_file(path)}

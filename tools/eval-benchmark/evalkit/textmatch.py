@@ -8,9 +8,20 @@ byte-order mark and soft hyphen), every run of whitespace folded to one space.
 Matching (``contains``): a substring match on normalised text, except at
 digits: a spelling that begins (ends) with a digit does not match where the
 character before (after) it is a digit, so ``120`` is never found in ``1200`` and
-``8:00`` never in ``18:00``. Letters get no boundary, because Hebrew prefixes and
-Russian endings attach to words (``מחירון`` is found in ``המחירון``,
-``Новосибирск`` in ``Новосибирске``).
+``8:00`` never in ``18:00``. Under the rules of 2026-12-01 (evalkit/rulebook.py,
+``word_bounds``: pass the question's language) words get boundaries too: a
+spelling that begins with a letter or digit must begin a word, where a word
+begins after anything but a letter or digit, and in Hebrew also after up to
+three of the one-letter proclitics ו ה ב כ ל מ ש (``מחירון`` is found in
+``ובמחירון``, ``אבי`` not in ``תל אביב``); in English and Hebrew a spelling
+that ends with a letter must end a word (``bit`` is not in ``bitcoin``). In
+Russian it may end inside one, because case endings attach to words
+(``Новосибирск`` is found in ``Новосибирске``). Before that date letters got
+no boundary at all.
+
+Blankness (``visible``): under the rules of 2026-12-01 an answer is blank when
+nothing is left of it once white space and the invisible characters (Unicode
+categories Cc and Cf: controls, the zero-width space, bidi marks) are removed.
 
 Language share (``script_share``): letters are the characters of Unicode
 category L*, counted after URLs and e-mail addresses are removed; the share is
@@ -34,6 +45,15 @@ LINKS = re.compile(
     r"|[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+",
     re.IGNORECASE,
 )
+# Links written without a scheme or www. (med.demo.localhost/en/hours/,
+# clinic.example): dotted names whose last label is two or more letters, with
+# or without a path. Removed only under the rules of 2026-12-01.
+BARE_DOMAINS = re.compile(r"(?<![\w@.-])(?:[a-z0-9-]+\.)+[a-z]{2,}\b(?:/\S*)?", re.IGNORECASE)
+
+# In Hebrew a word may carry up to three one-letter proclitics (and, the, in,
+# as, to, from, that) before the word a spelling names.
+PROCLITICS = "והבכלמש"
+WORD_END_LANGS = {"en", "he"}  # Russian endings attach to the word: no end boundary
 
 SCRIPTS = {"en": "latin", "he": "hebrew", "ru": "cyrillic"}
 SCRIPT_RANGES = {
@@ -57,30 +77,67 @@ def normalize(text):
     return " ".join(text.split())
 
 
-def contains(hay, needle):
+def contains(hay, needle, words=None):
     """True when ``needle`` occurs in ``hay`` by the matching rule; both are
-    already normalised. An empty needle is found nowhere."""
+    already normalised. An empty needle is found nowhere. ``words`` is the
+    question's language when words have boundaries (rules of 2026-12-01),
+    None before."""
     if not needle:
         return False
-    digit_start = needle[0].isdigit()
-    digit_end = needle[-1].isdigit()
     start = hay.find(needle)
     while start != -1:
         end = start + len(needle)
-        if not (digit_start and start > 0 and hay[start - 1].isdigit()) and \
-           not (digit_end and end < len(hay) and hay[end].isdigit()):
+        if _starts_here(hay, start, needle[0], words) and _ends_here(hay, end, needle[-1], words):
             return True
         start = hay.find(needle, start + 1)
     return False
 
 
-def script_share(text, lang):
-    """``(letters in the language's script, all letters)`` of ``text``."""
+def _starts_here(hay, start, first, words):
+    before = hay[start - 1] if start > 0 else ""
+    if first.isdigit() and before.isdigit():
+        return False
+    if words is None or not first.isalnum() or not before.isalnum():
+        return True
+    if words != "he":
+        return False
+    # Hebrew: up to three proclitics before the word, the first of them at a
+    # word start.
+    prefix = start
+    while start - prefix < 3 and prefix > 0 and hay[prefix - 1] in PROCLITICS:
+        prefix -= 1
+        if prefix == 0 or not hay[prefix - 1].isalnum():
+            return True
+    return False
+
+
+def _ends_here(hay, end, last, words):
+    after = hay[end] if end < len(hay) else ""
+    if last.isdigit():
+        return not after.isdigit()
+    if words in WORD_END_LANGS and last.isalnum():
+        return not after.isalnum()
+    return True
+
+
+def visible(text):
+    """True when ``text`` has a character that is not white space and not
+    invisible (Unicode Cc and Cf: controls, zero-width space, bidi marks)."""
+    return any(not char.isspace() and unicodedata.category(char) not in ("Cc", "Cf")
+               for char in text)
+
+
+def script_share(text, lang, bare_domains=False):
+    """``(letters in the language's script, all letters)`` of ``text``; links
+    written without a scheme are removed too with ``bare_domains`` (rules of
+    2026-12-01)."""
     text = unicodedata.normalize("NFKC", text)
     # LINKS can match only where one of these is: testing for them first
     # spares most answers its scan, 80 us of an answer's 100.
     if "://" in text or "@" in text or "www." in text.lower():
         text = LINKS.sub(" ", text)
+    if bare_domains:
+        text = BARE_DOMAINS.sub(" ", text)
     # The ASCII non-letters (spaces, digits, punctuation) are dropped first,
     # from the UTF-8 bytes, where no ASCII byte is part of a longer character;
     # what is left is most often letters only. Testing every character in

@@ -1,0 +1,135 @@
+"""The rules' history: every change that can move a published number, dated.
+
+A quarter is scored with the rules in force on its date, so that a published
+quarter re-scores byte for byte whatever came after it. ``rules_as_of(date)``
+gives those rules; score.py takes the date as ``--rules-as-of`` (the older name
+``--decline-as-of`` still works) and a quarter's MANIFEST records it as
+``scoring.decline_as_of``; results record the date of the newest change in
+force as ``provenance.decline_list_date``. The names come from the DECLINE
+list, the first dated rule; the date covers every rule below.
+
+CHANGES is the one table of every dated change; the methodology page prints
+it (tests/test_docs.py holds the two together). A change takes effect on its
+date; the scorer version that writes results under it is in VERSIONS, so that
+results scored under older rules still name the version whose output they
+are byte for byte.
+"""
+
+import re
+
+from . import BadInput
+from .textmatch import normalize
+
+# (date, key, what changed). ``key`` names the Rules attribute that turns the
+# change on; "decline" changes are the DECLINE list below.
+CHANGES = (
+    ("2026-10-28", "rubric", "The rubric's measures as first published, with the DECLINE list."),
+    ("2026-11-05", "decline", "DECLINE list: \"does not provide / specify / cover\" and their "
+                              "Hebrew and Russian equivalents (13 plain declines of the 2026-Q4 "
+                              "run carried none of the earlier phrases)."),
+    ("2026-12-01", "word_bounds", "A fact spelling, a must_not_include string or a DECLINE "
+                                  "phrase must begin at the start of a word (in Hebrew, after "
+                                  "up to three of the one-letter proclitics ו ה ב כ ל מ ש); in "
+                                  "English and Hebrew it must also end at the end of a word. "
+                                  "Digits keep their boundaries on both sides, as before."),
+    ("2026-12-01", "visible_blank", "An answer is blank, so not delivered, when nothing is "
+                                    "left of it once invisible characters (Unicode format "
+                                    "characters such as the zero-width space) and white "
+                                    "space are removed."),
+    ("2026-12-01", "same_page", "A cited URL is resolved against the question's page_url; "
+                                "http and https of one host are one page; utm_* query "
+                                "parameters are dropped; percent-escapes are made canonical."),
+    ("2026-12-01", "bare_domains", "Links written without a scheme (med.demo.localhost/en/) "
+                                   "are removed, like other links, before the language share."),
+    ("2026-12-01", "review_flags", "A passing answer with a flag (fact only in a repeat of "
+                                   "the question, over-long, too many numbers, a decline "
+                                   "phrase in a passing answer) goes to a person too."),
+    ("2026-12-01", "decline", "DECLINE list: plain declines the reference assistant and the "
+                              "agreement set use (\"I don't have that information\", "
+                              "\"на нашем сайте нет ответа\", \"אין לנו מידע\" and others)."),
+)
+
+# The scorer version whose output the rules of a date give (evalkit.VERSION is
+# the newest). Results scored under rules before 2026-12-01 are byte for byte
+# those of 0.2.0.
+VERSIONS = (("2026-10-28", "0.2.0"), ("2026-12-01", "0.3.0"))
+
+# The DECLINE list: phrases that mark an answer as a decline, added by date and
+# language. A phrase states that the answer is not known or not on the site;
+# "please call us" alone is not a decline (an invented answer may end with it).
+# The list changes only between runs.
+DECLINE = (
+    ("2026-10-28", "en", (
+        "i don't know", "i don’t know", "i do not know",
+        "i couldn't find", "i couldn’t find", "i could not find",
+        "i can't find", "i can’t find", "i cannot find",
+        "not on our website", "not on the website", "not on this website",
+        "no information", "don't have information", "don’t have information",
+        "do not have information", "isn't mentioned", "isn’t mentioned", "is not mentioned",
+        "not able to answer", "unable to answer",
+    )),
+    ("2026-10-28", "he", (
+        "אין לי מידע", "אין מידע", "לא מצאתי", "לא הצלחתי למצוא", "איני יודע", "אינני יודע",
+        "אני לא יודע", "לא ידוע לי", "לא מופיע", "אין באתר", "אין לי תשובה",
+    )),
+    ("2026-10-28", "ru", (
+        "не знаю", "нет информации", "нет данных", "не нашёл", "не нашел", "не нашла",
+        "не удалось найти", "не могу ответить", "на сайте нет", "не упоминается",
+    )),
+    ("2026-11-05", "en", (
+        "does not provide", "doesn't provide", "doesn’t provide",
+        "does not specify", "doesn't specify", "doesn’t specify",
+        "does not cover", "doesn't cover", "doesn’t cover",
+    )),
+    ("2026-11-05", "he", (
+        "אינו מספק", "אינה מספקת", "לא מספק", "לא מספקת",
+        "אינו מפרט", "אינה מפרטת", "לא מפרט", "לא מפרטת",
+        "אינו מכסה", "אינה מכסה", "לא מכסה", "לא מתייחס", "אינו מתייחס",
+    )),
+    ("2026-11-05", "ru", (
+        "не предоставляет", "не приводит", "не указывает", "не указано", "не уточняет",
+        "не охватывает", "не освещает", "не рассматривает",
+    )),
+)
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def change_dates():
+    return sorted({date for date, _key, _what in CHANGES})
+
+
+class Rules:
+    """The rules in force on one date: ``date`` (of the newest change in
+    force), ``version`` (of the scorer output they give), ``phrases`` (the
+    DECLINE list, normalised, in list order) and one flag per dated change
+    (``word_bounds``, ``visible_blank``, ``same_page``, ``bare_domains``,
+    ``review_flags``)."""
+
+    def __init__(self, as_of):
+        in_force = {key for date, key, _what in CHANGES if date <= as_of}
+        self.date = max(date for date, _key, _what in CHANGES if date <= as_of)
+        self.version = [version for date, version in VERSIONS if date <= as_of][-1]
+        self.phrases = [normalize(phrase) for date, _lang, items in DECLINE if date <= as_of
+                        for phrase in items]
+        self.word_bounds = "word_bounds" in in_force
+        self.visible_blank = "visible_blank" in in_force
+        self.same_page = "same_page" in in_force
+        self.bare_domains = "bare_domains" in in_force
+        self.review_flags = "review_flags" in in_force
+
+
+def rules_as_of(as_of=None):
+    """The Rules in force on ``as_of`` (``YYYY-MM-DD``; without it, the newest).
+
+    The DECLINE phrases of every language apply to every answer: a decline in
+    the wrong language is still a decline, and the language measure catches
+    the language."""
+    dates = change_dates()
+    if as_of is None:
+        as_of = dates[-1]
+    if not isinstance(as_of, str) or not _DATE.match(as_of):
+        raise BadInput(f"--rules-as-of {as_of!r}: give a date as YYYY-MM-DD")
+    if as_of < dates[0]:
+        raise BadInput(f"--rules-as-of {as_of}: the rules begin on {dates[0]}")
+    return Rules(as_of)

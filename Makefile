@@ -4,6 +4,8 @@
 #   make score QUARTER=2026-Q4        score with build/QUARTER/reviews-QUARTER.json if present
 #   make publish QUARTER=2026-Q4      assemble Documents/c4-benchmark/QUARTER with its MANIFEST
 #   make reproduce QUARTER=2026-Q4    re-score a published quarter and compare byte for byte
+#   make lint-questions               the question files' defects that make verdicts wrong
+#   make agreement                    how often the rules agree with a careful human
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DELETE_ON_ERROR:
@@ -29,7 +31,7 @@ ifeq ($(shell [[ '$(QUARTER)' =~ ^([0-9]{4}-Q[1-4]|[a-z0-9][a-z0-9-]{0,39})$$ ]]
 $(error QUARTER='$(QUARTER)': give YYYY-QN (2026-Q4) or a plain slug such as demo)
 endif
 
-.PHONY: help test demo run score publish reproduce golden scenario-demo bench
+.PHONY: help test demo run score publish reproduce golden scenario-demo bench lint-questions agreement
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
 
@@ -61,6 +63,12 @@ publish: $(WORK)/run.done ## publish QUARTER into Documents/c4-benchmark/QUARTER
 
 reproduce: ## re-score the published QUARTER and compare every output byte for byte
 	$(PY) $(TOOLS)/reproduce.py $(BENCH)/$(QUARTER)
+
+lint-questions: ## list the question files' defects (topic words, echoes, spellings); exit 1 if any
+	$(PY) $(TOOLS)/lint_questions.py $(QUESTIONS)
+
+agreement: ## the rules against the labelled agreement set, per language and measure
+	$(PY) $(TOOLS)/agreement.py --disagreements
 
 scenario-demo: ## the scenario suite end to end against loopback stand-ins (an example, not a measurement)
 	$(PY) -m tests.scenario_demo --out build/scenario-demo

@@ -86,11 +86,16 @@ def contains(hay, needle, words=None):
         return False
     start = hay.find(needle)
     while start != -1:
-        end = start + len(needle)
-        if _starts_here(hay, start, needle[0], words) and _ends_here(hay, end, needle[-1], words):
+        if at_word(hay, start, start + len(needle), words):
             return True
         start = hay.find(needle, start + 1)
     return False
+
+
+def at_word(hay, start, end, words):
+    """Whether ``hay[start:end]`` stands where the matching rule allows it."""
+    return _starts_here(hay, start, hay[start], words) and \
+        _ends_here(hay, end, hay[end - 1], words)
 
 
 def _starts_here(hay, start, first, words):

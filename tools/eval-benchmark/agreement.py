@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""How often the mechanical verdicts agree with a careful human.
+
+    python tools/eval-benchmark/agreement.py [--questions FILE ...]
+        [--rules-as-of YYYY-MM-DD] [--set DIR] [--disagreements]
+
+Scores every answer of the labelled agreement set
+(Documents/c4-benchmark/agreement/agreement-{en,he,ru}.json: an answer to a
+real demo question, with the verdicts a person gave it by meaning and a
+reason) through the real scorer (evalkit/siteqa.py), and prints per language
+and per measure:
+
+  strict        the mechanical verdict equals the human one
+  after review  the same, or the answer is one the review sheet sends to a
+                person (who then sets the verdict): a disagreement caught
+
+A false pass that no person reads is what "after review" cannot forgive.
+With --disagreements, every disagreement follows, marked caught or missed.
+
+Each answer becomes one raw line, exactly as run.py records a widget's reply
+(body {"answer", "sources", "grounded"}, the answer's HTTP status), so the
+whole scorer runs, from reading the line to the review sheet.
+
+Exit codes: 0 printed; 2 could not start (a bad agreement or question file).
+"""
+
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from evalkit import BadInput, cli, siteqa  # noqa: E402
+from evalkit.jsonl import read_json  # noqa: E402
+from evalkit.measures import APPLIES, MEASURES  # noqa: E402
+from evalkit.quarter import sha256_file  # noqa: E402
+
+PROG = "agreement.py"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BENCH = os.path.join(ROOT, "Documents", "c4-benchmark")
+LANGS = ("en", "he", "ru")
+SPEC = {"answer": "answer", "sources": "sources", "source_url": "url", "grounded": "grounded"}
+
+
+def parse_args(argv):
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument("--questions", nargs="+", metavar="FILE",
+                        default=[os.path.join(BENCH, "questions-med.json"),
+                                 os.path.join(BENCH, "questions-biz.json")],
+                        help="the question files the answers are scored against "
+                             "(default: the current ones)")
+    parser.add_argument("--set", dest="folder", default=os.path.join(BENCH, "agreement"),
+                        help="the folder of agreement-{en,he,ru}.json")
+    parser.add_argument("--rules-as-of", metavar="YYYY-MM-DD",
+                        help="score with the rules of this date (default: the newest)")
+    parser.add_argument("--disagreements", action="store_true",
+                        help="list every disagreement after the table")
+    return parser.parse_args(argv)
+
+
+def load_answers(folder):
+    """Every labelled answer of the three files, checked."""
+    answers = []
+    for lang in LANGS:
+        path = os.path.join(folder, f"agreement-{lang}.json")
+        doc = read_json(path)
+        if not isinstance(doc, dict) or doc.get("format") != 1 or \
+                not isinstance(doc.get("answers"), list):
+            raise BadInput(f"{path}: an agreement file is {{format: 1, answers: [...]}}")
+        for index, item in enumerate(doc["answers"]):
+            if not isinstance(item, dict) or not all(
+                    isinstance(item.get(key), str) for key in ("id", "question", "answer")) or \
+                    not isinstance(item.get("human"), dict) or \
+                    not isinstance(item.get("sources"), list):
+                raise BadInput(f"{path}: answers[{index}]: needs id, question, answer, "
+                               "sources and human")
+            answers.append(dict(item, file=path))
+    return answers
+
+
+def raw_line(item, qset):
+    """The raw line run.py would have written for this answer."""
+    body = json.dumps({"answer": item["answer"], "sources": [{"url": u} for u in item["sources"]],
+                       "grounded": item.get("grounded")}, ensure_ascii=False)
+    return {"format": 1, "id": item["question"],
+            "run": {"cases_sha256": qset.sha256, "tool": "agreement.py", "run_id": "agreement"},
+            "target": {"kind": "widget", "url": "agreement", "response": SPEC},
+            "attempts": [{"latency_ms": 0, "status": item.get("status", 200), "error": None}],
+            "response": {"status": item.get("status", 200), "body": body, "body_base64": None,
+                         "truncated": False, "headers": {}}}
+
+
+def score_answers(answers, question_files, rules_date):
+    """``[(item, row)]``: each answer's row as the scorer made it. A raw file
+    holds one answer per question, so the answers go in rounds."""
+    sets = siteqa.load_questions(question_files)
+    owner = {q["id"]: qset for qset in sets for q in qset.questions}
+    rounds = []
+    for item in answers:
+        if item["question"] not in owner:
+            raise BadInput(f"{item['file']}: {item['id']}: {item['question']} is not a question "
+                           "of the files given")
+        for batch in rounds:
+            if item["question"] not in batch:
+                batch[item["question"]] = item
+                break
+        else:
+            rounds.append({item["question"]: item})
+    scored = []
+    with tempfile.TemporaryDirectory(prefix="agreement-") as tmp:
+        for number, batch in enumerate(rounds):
+            path = os.path.join(tmp, f"round-{number}.jsonl")
+            with open(path, "w", encoding="utf-8") as fh:
+                for item in batch.values():
+                    fh.write(json.dumps(raw_line(item, owner[item["question"]]),
+                                        ensure_ascii=False) + "\n")
+            result = siteqa.score(question_files, [path], rules_date=rules_date)
+            rows = {row["id"]: row for row in result["questions"]}
+            scored += [(item, rows[qid]) for qid, item in batch.items()]
+    return scored
+
+
+def compare(scored):
+    """Per (lang, measure): [strict agreements, after-review agreements, n],
+    and the disagreements."""
+    counts = {}
+    disagreements = []
+    for item, row in scored:
+        for measure in MEASURES:
+            if measure not in APPLIES[row["kind"]]:
+                continue
+            human = item["human"].get(measure)
+            if not isinstance(human, bool):
+                raise BadInput(f"{item['file']}: {item['id']}: no human verdict for {measure}")
+            same = row["mechanical"][measure] == human
+            caught = same or row["review_required"]
+            for key in ((row["lang"], measure), (row["lang"], "all"), ("all", measure),
+                        ("all", "all")):
+                tally = counts.setdefault(key, [0, 0, 0])
+                tally[0] += same
+                tally[1] += caught
+                tally[2] += 1
+            if not same:
+                disagreements.append((item, measure, row["mechanical"][measure], human, caught))
+    return counts, disagreements
+
+
+def percent(part, whole):
+    return f"{100 * part / whole:.1f}%" if whole else "–"
+
+
+def render(counts, disagreements, answers, question_files, rules_date, listing):
+    lines = [f"# Agreement with a careful human: {len(answers)} labelled answers", "",
+             "Questions: " + ", ".join(f"{os.path.basename(p)} ({sha256_file(p)[:12]})"
+                                       for p in question_files),
+             f"Rules as of: {rules_date or 'the newest'}", "",
+             "| Lang | Measure | Verdicts | Strict | After review |", "|---|---|--:|--:|--:|"]
+    for lang in LANGS + ("all",):
+        for measure in MEASURES + ("all",):
+            if (lang, measure) in counts:
+                strict, after, n = counts[lang, measure]
+                lines.append(f"| {lang} | {measure} | {n} | {strict}/{n} {percent(strict, n)} | "
+                             f"{after}/{n} {percent(after, n)} |")
+    if listing:
+        lines += ["", "## Disagreements", ""]
+        for item, measure, mechanical, human, caught in disagreements:
+            lines.append(f"- {item['id']} ({item['question']}, {item.get('class')}) {measure}: "
+                         f"rules {str(mechanical).lower()}, human {str(human).lower()}, "
+                         f"{'caught by review' if caught else 'MISSED'}: {item.get('reason')}")
+    return "\n".join(lines) + "\n"
+
+
+def agreement_command(args):
+    answers = load_answers(args.folder)
+    scored = score_answers(answers, args.questions, args.rules_as_of)
+    counts, disagreements = compare(scored)
+    sys.stdout.write(render(counts, disagreements, answers, args.questions, args.rules_as_of,
+                            args.disagreements))
+    return 0
+
+
+def main(argv=None) -> int:
+    return cli.run(PROG, argv, parse_args, agreement_command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -13,7 +13,7 @@ values, rounded half up to a whole millisecond.
 
 import json
 
-from .measures import APPLIES, MEASURES, TITLES
+from .measures import APPLIES, FLAGS, MEASURES, TITLES
 
 LANG_ORDER = ("en", "he", "ru")
 
@@ -209,6 +209,8 @@ def _review_entry(row):
     verdicts = ", ".join(f"{m} {json.dumps(row['mechanical'][m])}" for m in MEASURES
                          if m in APPLIES[row["kind"]])
     lines.append(f"- Mechanical: {verdicts}")
+    if row.get("flags"):
+        lines.append("- Flags (it passed, but): " + "; ".join(FLAGS[flag] for flag in row["flags"]))
     if row["kind"] == "not_on_site":
         measure = "declined_when_not_on_site"
     else:

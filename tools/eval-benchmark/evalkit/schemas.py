@@ -79,14 +79,19 @@ RESULTS = """\
 RESULTS (results.json, indent 2, sorted keys)
   provenance        run.status (recorded_live_run | not_run), target, provider,
                     model, platform_versions, run_dates (UTC), run_ids,
-                    run_git_commits, cases (file, sha256), decline_list_date,
-                    scorer (tool, version), prompt_versions
+                    run_git_commits, cases (file, sha256), decline_list_date
+                    (the date of the rules in force: evalkit/rulebook.py),
+                    scorer (tool, version of the output those rules give),
+                    prompt_versions, inputs (file, role, sha256)
   groups            per set and language and "all": for each measure
                     {passed, applicable, rate, mechanical: {passed, applicable, rate}},
                     and median_latency_ms
   questions         per question: id, set, lang, kind, answer, sources, grounded,
                     latency_ms, mechanical {measure: true|false|null},
-                    after_review {measure: ...}, reviews, faulty
+                    after_review {measure: ...}, reviews, faulty,
+                    review_required, reviewed, details (what the rules found),
+                    flags (rules of 2026-12-01 on: why a passing answer is read
+                    by a person: echo, long, numbers, decline)
   faulty            [{id, reason}]
   Counts come first; a rate is passed/applicable rounded to 4 places, null when
   nothing applies. null for a verdict means the measure does not apply."""

@@ -142,6 +142,14 @@ class Methodology(unittest.TestCase):
             self.assertIn(f"| {date} | {lang} |", page)
 
 
+class RuleChanges(unittest.TestCase):
+    def test_every_dated_rule_change_is_on_the_page(self):
+        with open(os.path.join(ROOT, DOCS[1]), encoding="utf-8") as fh:
+            page = fh.read()
+        for date, key, what in CHANGES:
+            self.assertIn(f"| {date} | `{key}` | {what} |", page)
+
+
 class Reliability(unittest.TestCase):
     def test_the_figures_are_the_tests_parameters(self):
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:

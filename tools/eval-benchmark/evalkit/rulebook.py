@@ -44,9 +44,9 @@ CHANGES = (
     ("2026-12-01", "review_flags", "A passing answer with a flag (fact only in a repeat of "
                                    "the question, over-long, too many numbers, a decline "
                                    "phrase in a passing answer) goes to a person too."),
-    ("2026-12-01", "decline", "DECLINE list: plain declines the reference assistant and the "
-                              "agreement set use (\"I don't have that information\", "
-                              "\"на нашем сайте нет ответа\", \"אין לנו מידע\" and others)."),
+    ("2026-12-01", "decline", "DECLINE list: the reference assistant's own Russian "
+                              "declines, the plain declines an outside reader listed, those of "
+                              "the agreement set, and Hebrew feminine and plural forms."),
 )
 
 # The scorer version whose output the rules of a date give (evalkit.VERSION is
@@ -89,6 +89,26 @@ DECLINE = (
     ("2026-11-05", "ru", (
         "не предоставляет", "не приводит", "не указывает", "не указано", "не уточняет",
         "не охватывает", "не освещает", "не рассматривает",
+    )),
+    # The reference assistant's own Russian declines, the plain declines an
+    # outside reader listed (issue 16), and those of the agreement set; in
+    # Hebrew also the feminine and plural forms that the word-end rule of the
+    # same date no longer finds inside the masculine ones.
+    ("2026-12-01", "en", (
+        "i don't have that information", "i don’t have that information",
+        "i do not have that information", "i wasn't able to find", "i wasn’t able to find",
+        "i was not able to find", "doesn't say", "doesn’t say", "does not say",
+        "doesn't mention", "doesn’t mention", "does not mention", "doesn't list",
+        "doesn’t list", "does not list", "nothing on our pages", "not something covered",
+    )),
+    ("2026-12-01", "he", (
+        "אין לנו מידע", "אין לי את המידע", "איני יודעת", "אינני יודעת", "אני לא יודעת",
+        "לא מופיעה", "לא מופיעים", "לא מופיעות", "לא מציין", "לא מציינת", "לא מצוין",
+        "לא מצאנו", "לא הצלחנו למצוא",
+    )),
+    ("2026-12-01", "ru", (
+        "нет ответа", "не нашлось ответа", "не нашлось информации", "информации об этом нет",
+        "не могу найти", "не сообщает", "не сказано", "ничего нет", "нет сведений",
     )),
 )
 

@@ -192,12 +192,15 @@ def review_flags(question, text, verdicts, details, rules):
     if question["kind"] == "answerable":
         asked = normalize(question["question"])
         if any(contains(asked, normalize(hit), words) for hit in details["facts_found"]) or \
-                not correct_facts(text.replace(asked, " "), question, rules)[0]:
+                (asked in text and not correct_facts(text.replace(asked, " "), question, rules)[0]):
             flags.append("echo")
     if len(text) > LONG_ANSWER:
         flags.append("long")
     if len(set(_NUMBER.findall(text))) > MANY_NUMBERS:
         flags.append("numbers")
-    if question["kind"] == "answerable" and first_decline_phrase(text, rules.phrases, words):
+    # The answer's own language: a passing answer is in it, and the flag does
+    # not need the measure's every-language reach (a third of the cost).
+    if question["kind"] == "answerable" and \
+            first_decline_phrase(text, rules.phrases_in[question["lang"]], words):
         flags.append("decline")
     return flags

@@ -122,7 +122,8 @@ def change_dates():
 class Rules:
     """The rules in force on one date: ``date`` (of the newest change in
     force), ``version`` (of the scorer output they give), ``phrases`` (the
-    DECLINE list, normalised, in list order) and one flag per dated change
+    DECLINE list, normalised, in list order; ``phrases_in[lang]`` those of one
+    language) and one flag per dated change
     (``word_bounds``, ``visible_blank``, ``same_page``, ``bare_domains``,
     ``review_flags``)."""
 
@@ -132,6 +133,9 @@ class Rules:
         self.version = [version for date, version in VERSIONS if date <= as_of][-1]
         self.phrases = [normalize(phrase) for date, _lang, items in DECLINE if date <= as_of
                         for phrase in items]
+        self.phrases_in = {lang: [normalize(phrase) for date, of, items in DECLINE
+                                  if date <= as_of and of == lang for phrase in items]
+                           for lang in ("en", "he", "ru")}
         self.word_bounds = "word_bounds" in in_force
         self.visible_blank = "visible_blank" in in_force
         self.same_page = "same_page" in in_force

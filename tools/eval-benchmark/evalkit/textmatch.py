@@ -49,6 +49,7 @@ LINKS = re.compile(
 # clinic.example): dotted names whose last label is two or more letters, with
 # or without a path. Removed only under the rules of 2026-12-01.
 BARE_DOMAINS = re.compile(r"(?<![\w@.-])(?:[a-z0-9-]+\.)+[a-z]{2,}\b(?:/\S*)?", re.IGNORECASE)
+_DOTTED = re.compile(r"\.[^\W\d_]")  # a dot before a letter
 
 # In Hebrew a word may carry up to three one-letter proclitics (and, the, in,
 # as, to, from, that) before the word a spelling names.
@@ -141,7 +142,10 @@ def script_share(text, lang, bare_domains=False):
     # spares most answers its scan, 80 us of an answer's 100.
     if "://" in text or "@" in text or "www." in text.lower():
         text = LINKS.sub(" ", text)
-    if bare_domains:
+    # A link without a scheme has a dot before a letter; testing for that
+    # first (a search that starts from a literal, 0.3 us) spares most answers
+    # BARE_DOMAINS's scan (15 us).
+    if bare_domains and _DOTTED.search(text):
         text = BARE_DOMAINS.sub(" ", text)
     # The ASCII non-letters (spaces, digits, punctuation) are dropped first,
     # from the UTF-8 bytes, where no ASCII byte is part of a longer character;

@@ -196,7 +196,10 @@ def review_flags(question, text, verdicts, details, rules):
             flags.append("echo")
     if len(text) > LONG_ANSWER:
         flags.append("long")
-    if len(set(_NUMBER.findall(text))) > MANY_NUMBERS:
+    # More than MANY_NUMBERS numbers need more digits than that: counting the
+    # digits first (2 us) spares most answers the scan for numbers (6 us).
+    if sum(map(text.count, "0123456789")) > MANY_NUMBERS and \
+            len(set(_NUMBER.findall(text))) > MANY_NUMBERS:
         flags.append("numbers")
     # The answer's own language: a passing answer is in it, and the flag does
     # not need the measure's every-language reach (a third of the cost).

@@ -71,7 +71,7 @@ class Assistant(unittest.TestCase):
         self.assertEqual(status, 200)
         self.assertFalse(reply["grounded"])
         self.assertEqual(reply["sources"], [])
-        self.assertIn("04-8550193", reply["answer"])
+        self.assertIn("04-0550193", reply["answer"])
         self.assertTrue(any("\u0590" <= ch <= "\u05ff" for ch in reply["answer"]))
 
     def test_refusals(self):

@@ -61,8 +61,9 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
-def lint_question(q, rules, site):
-    """The defects of one question: ``(kind, what)`` pairs."""
+def lint_question(q, rules, site, texts):
+    """The defects of one question: ``(kind, what)`` pairs. ``texts`` are the
+    site's pages, normalised, by URL (``page_texts``)."""
     words = q["lang"] if rules.word_bounds else None
     asked = normalize(q["question"])
     defects = []
@@ -83,13 +84,17 @@ def lint_question(q, rules, site):
             if contains(asked, normalize(spelling), words):
                 defects.append(("echo", f"{spelling!r} is in the question"))
     if site is not None:
-        defects += site_defects(q, rules, words, site)
+        defects += site_defects(q, words, texts)
     return defects
 
 
-def site_defects(q, rules, words, site):
-    by_url = {normalize_url(page.url): page for page in site.pages}
-    texts = {url: normalize(page.title + "\n" + page.text) for url, page in by_url.items()}
+def page_texts(site):
+    """A site's pages as the scorer compares text: normalised, by URL."""
+    return {normalize_url(page.url): normalize(page.title + "\n" + page.text)
+            for page in site.pages}
+
+
+def site_defects(q, words, texts):
     evidence = normalize(q["evidence"])
     listed = {normalize_url(url) for url in [q["source_url"]] + q["also_source_urls"]}
     defects = []
@@ -128,19 +133,17 @@ def longer_word(text, needle, words, strict):
     return None
 
 
-def find_site(sites, set_name, lang):
-    return next((s for s in sites if s.set == set_name and s.lang == lang), None)
-
-
 def lint_command(args):
     rules = rules_as_of(args.rules_as_of)
     sites = [] if args.sites == "none" else pages.load_sites(args.sites)
+    # Each site's pages are normalised once, not once per question.
+    by_lang = {(site.set, site.lang): (site, page_texts(site)) for site in sites}
     lines = []
     for path in args.files:
         qset = load_site_qa(path)
         for q in qset.questions:
-            site = find_site(sites, qset.set, q["lang"])
-            for kind, what in lint_question(q, rules, site):
+            site, texts = by_lang.get((qset.set, q["lang"]), (None, None))
+            for kind, what in lint_question(q, rules, site, texts):
                 lines.append(f"{path}: {q['id']}: {kind}: {what}")
     for line in lines:
         print(line)

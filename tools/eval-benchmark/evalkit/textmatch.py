@@ -95,11 +95,11 @@ def contains(hay, needle, words=None):
 
 def at_word(hay, start, end, words):
     """Whether ``hay[start:end]`` stands where the matching rule allows it."""
-    return _starts_here(hay, start, hay[start], words) and \
-        _ends_here(hay, end, hay[end - 1], words)
+    return _starts_here(hay, start, words) and _ends_here(hay, end, words)
 
 
-def _starts_here(hay, start, first, words):
+def _starts_here(hay, start, words):
+    first = hay[start]
     before = hay[start - 1] if start > 0 else ""
     if first.isdigit() and before.isdigit():
         return False
@@ -117,7 +117,8 @@ def _starts_here(hay, start, first, words):
     return False
 
 
-def _ends_here(hay, end, last, words):
+def _ends_here(hay, end, words):
+    last = hay[end - 1]
     after = hay[end] if end < len(hay) else ""
     if last.isdigit():
         return not after.isdigit()

@@ -27,6 +27,10 @@ REVIEWS := $(wildcard $(WORK)/reviews-$(QUARTER).json)
 RUN_FLAGS := $(if $(ENDPOINT),--endpoint $(ENDPOINT)) $(if $(TARGET),--target $(TARGET))
 
 # A quarter name becomes a folder name: YYYY-QN or a plain slug, nothing else.
+# 2026-q4 would be a slug by the letter, but it is surely meant as the quarter.
+ifeq ($(shell [[ '$(QUARTER)' =~ ^[0-9]{4}-q[1-4]$$ ]] && echo lower),lower)
+$(error QUARTER='$(QUARTER)': a quarter is written with a capital Q: QUARTER=$(subst q,Q,$(QUARTER)))
+endif
 ifeq ($(shell [[ '$(QUARTER)' =~ ^([0-9]{4}-Q[1-4]|[a-z0-9][a-z0-9-]{0,39})$$ ]] && echo ok),)
 $(error QUARTER='$(QUARTER)': give YYYY-QN (2026-Q4) or a plain slug such as demo)
 endif

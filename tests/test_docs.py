@@ -37,9 +37,33 @@ def sh_commands(path):
             if line.strip() and not line.startswith("#")]
 
 
-def copy_project(dest):
-    shutil.copytree(ROOT, dest, ignore=shutil.ignore_patterns(
-        ".git", "build", "__pycache__", "*.pyc"))
+SERIES_QUARTER = re.compile(r"^\d{4}-Q[1-4]$")
+
+
+def copy_project(dest, root=ROOT):
+    """The project as a newcomer gets it, never what a user built or
+    published: in a git checkout only the tracked files (as they are in the
+    working tree); without git (an unpacked archive) everything but build/.
+    The commands publish 2026-Q4 themselves, so no YYYY-QN quarter is copied,
+    even a tracked one."""
+    def published(rel):
+        parts = rel.split(os.sep)
+        return len(parts) > 3 and parts[:2] == ["Documents", "c4-benchmark"] and \
+            SERIES_QUARTER.match(parts[2]) is not None
+
+    if os.path.isdir(os.path.join(root, ".git")):
+        listed = subprocess.run(["git", "ls-files", "-z"], cwd=root, check=True,
+                                capture_output=True).stdout.decode("utf-8").split("\0")
+    else:
+        listed = [os.path.relpath(os.path.join(folder, name), root)
+                  for folder, dirs, files in os.walk(root) for name in files]
+        listed = [rel for rel in listed
+                  if rel.split(os.sep)[0] != "build" and "__pycache__" not in rel.split(os.sep)]
+    for rel in listed:
+        if not rel or published(rel) or not os.path.isfile(os.path.join(root, rel)):
+            continue  # a tracked file deleted in the working tree is not copied either
+        os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
+        shutil.copy2(os.path.join(root, rel), os.path.join(dest, rel))
 
 
 class Commands(unittest.TestCase):
@@ -130,6 +154,40 @@ class Commands(unittest.TestCase):
             port = int(fh.read())
         with self.assertRaises(ConnectionRefusedError):
             socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
+class CopyOfTheProject(unittest.TestCase):
+    """The documentation test runs in a copy made only of tracked files, so
+    that what a user built or published cannot fail it."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.root = os.path.join(tmp.name, "root")
+        self.dest = os.path.join(tmp.name, "copy")
+        for rel in ("README.md", "Documents/c4-benchmark/demo/results.md",
+                    "Documents/c4-benchmark/2026-Q3/results.md", "build/demo/raw-med.jsonl",
+                    "Documents/c4-benchmark/2026-Q4/results.md", "notes.txt"):
+            os.makedirs(os.path.dirname(os.path.join(self.root, rel)), exist_ok=True)
+            with open(os.path.join(self.root, rel), "w") as fh:
+                fh.write(rel)
+
+    def copied(self):
+        copy_project(self.dest, root=self.root)
+        return sorted(os.path.relpath(os.path.join(folder, name), self.dest)
+                      for folder, _, files in os.walk(self.dest) for name in files)
+
+    def test_a_checkout_gives_its_tracked_files_without_published_quarters(self):
+        git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+        subprocess.run(git + ["init", "-q"], cwd=self.root, check=True)
+        subprocess.run(git + ["add", "README.md", "Documents"], cwd=self.root, check=True)
+        subprocess.run(git + ["commit", "-qm", "x"], cwd=self.root, check=True)
+        # notes.txt and build/ are untracked; 2026-Q3 and 2026-Q4 are tracked quarters.
+        self.assertEqual(self.copied(), ["Documents/c4-benchmark/demo/results.md", "README.md"])
+
+    def test_an_archive_gives_everything_but_build_and_published_quarters(self):
+        self.assertEqual(self.copied(),
+                         ["Documents/c4-benchmark/demo/results.md", "README.md", "notes.txt"])
 
 
 class Methodology(unittest.TestCase):

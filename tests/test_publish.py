@@ -136,6 +136,36 @@ class Publish(unittest.TestCase):
         self.assertEqual(code, 0, out)
         self.assertIn("verified   history.json", out)
 
+    def test_the_trend_holds_only_earlier_quarters_never_a_demo(self):
+        for quarter in ("demo", "2026-Q4", "2026-Q3"):
+            self.reviews(quarter)
+            self.assertEqual(self.publish(quarter=quarter)[0], 0)
+        # 2026-Q3 was published last, but 2026-Q4 comes after it; demo is no quarter.
+        for quarter in ("demo", "2026-Q3"):
+            self.assertNotIn("history.json", os.listdir(os.path.join(self.bench, quarter)))
+        self.reviews("2027-Q1")
+        self.assertEqual(self.publish(quarter="2027-Q1")[0], 0)
+        with open(os.path.join(self.bench, "2027-Q1", "history.json"), encoding="utf-8") as fh:
+            self.assertEqual([q["quarter"] for q in json.load(fh)["quarters"]],
+                             ["2026-Q3", "2026-Q4"])
+        # A demo run published after the quarters still has no trend.
+        self.reviews("demo-2")
+        self.assertEqual(self.publish(quarter="demo-2")[0], 0)
+        self.assertNotIn("history.json", os.listdir(os.path.join(self.bench, "demo-2")))
+
+    def test_the_folder_is_readable_by_all_under_the_usual_umask(self):
+        self.reviews("2026-Q4")
+        old = os.umask(0o022)
+        try:
+            self.assertEqual(self.publish()[0], 0)
+        finally:
+            os.umask(old)
+        folder = os.path.join(self.bench, "2026-Q4")
+        self.assertEqual(os.stat(folder).st_mode & 0o777, 0o755)
+        for name in os.listdir(folder):
+            with self.subTest(name=name):
+                self.assertEqual(os.stat(os.path.join(folder, name)).st_mode & 0o777, 0o644)
+
     def test_refuses_to_overwrite_unless_forced(self):
         self.reviews("2026-Q4")
         self.assertEqual(self.publish()[0], 0)
@@ -160,6 +190,12 @@ class Publish(unittest.TestCase):
                 code, _, err = self.publish(quarter=bad)
                 self.assertEqual(code, 2)
                 self.assertIn("give YYYY-QN", err)
+        self.assertEqual(sorted(os.listdir(self.bench)), ["questions-biz.json", "questions-med.json"])
+
+    def test_a_lower_case_quarter_is_refused_with_its_spelling(self):
+        code, _, err = self.publish(quarter="2026-q4")
+        self.assertEqual(code, 2)
+        self.assertIn("a quarter is written with a capital Q: 2026-Q4", err)
         self.assertEqual(sorted(os.listdir(self.bench)), ["questions-biz.json", "questions-med.json"])
 
     def test_changed_question_file_is_refused(self):

@@ -134,6 +134,7 @@ def publish_command(args):
         if os.path.exists(target):
             old = tempfile.mkdtemp(prefix=f".{quarter}.old-", dir=args.bench)
             os.rename(target, os.path.join(old, quarter))
+        os.chmod(staging, folder_mode())
         os.rename(staging, target)
         if old:
             shutil.rmtree(old)
@@ -144,6 +145,15 @@ def publish_command(args):
     print(f"{PROG}: published {target}: {len(manifest['files'])} files, "
           f"reviewed {cov['reviewed']} of {cov['required']} required", file=sys.stderr)
     return 0
+
+
+def folder_mode():
+    """The mode os.makedirs would give a new folder (0755 under the usual
+    umask 022): the staging folder was made 0700 by mkdtemp, private while it
+    was filled, and the published folder is for everyone to read."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o777 & ~mask
 
 
 def main(argv=None) -> int:

@@ -39,12 +39,18 @@ from . import BadInput
 from .jsonl import read_json
 
 QUARTER = re.compile(r"^(?:\d{4}-Q[1-4]|[a-z0-9][a-z0-9-]{0,39})$")
+SERIES = re.compile(r"^\d{4}-Q[1-4]$")  # the quarters of the series, not demo or trial runs
 OUTPUTS = ("results.md", "results.json", "index.html")
 
 
 def check_quarter(name):
     """The quarter name, or BadInput: it becomes a folder name, so nothing
     that could climb out of the benchmark folder is accepted."""
+    if isinstance(name, str) and re.match(r"^\d{4}-q[1-4]$", name):
+        # A slug by the letter, but surely meant as the quarter: two folders
+        # for one quarter would split its history.
+        raise BadInput(f"quarter {name!r}: a quarter is written with a capital Q: "
+                       f"{name.upper()}")
     if not isinstance(name, str) or not QUARTER.match(name):
         raise BadInput(f"quarter {name!r}: give YYYY-QN (2026-Q4) or a plain slug "
                        "(lower-case letters, digits, hyphens)")
@@ -131,12 +137,19 @@ def check_scoring(scoring, files, path):
 def history(bench, quarter):
     """The overall figures of the quarters published before this one, frozen
     into this quarter's folder as history.json (an input), so its trend chart
-    re-scores from the folder alone. None when there are none."""
+    re-scores from the folder alone. None when there are none.
+
+    Only YYYY-QN quarters have a trend, and it holds only the YYYY-QN quarters
+    before them, oldest first (the names sort by date): a quarter published
+    later, or a slug such as ``demo`` (a demo or a trial run, not a quarter of
+    the series), is never in it."""
+    if not SERIES.match(quarter):
+        return None
     entries = []
     for name in sorted(os.listdir(bench)):
         folder = os.path.join(bench, name)
         results = os.path.join(folder, "results.json")
-        if name == quarter or not QUARTER.match(name) or \
+        if not SERIES.match(name) or name >= quarter or \
                 not os.path.exists(os.path.join(folder, "MANIFEST.json")) or \
                 not os.path.exists(results):
             continue

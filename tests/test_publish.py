@@ -12,6 +12,8 @@ from tests.support import ROOT, call_main
 
 import publish  # noqa: E402
 import reproduce  # noqa: E402
+from evalkit import siteqa  # noqa: E402
+from evalkit.quarter import sha256_file  # noqa: E402
 
 DEMO = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
 BENCH = os.path.join(ROOT, "Documents", "c4-benchmark")
@@ -24,14 +26,17 @@ class Reproduce(unittest.TestCase):
         self.folder = os.path.join(tmp.name, "demo")
         shutil.copytree(DEMO, self.folder)
 
-    def test_the_published_demo_reproduces(self):
-        proc = support.run_script("reproduce.py", DEMO)
-        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-        lines = proc.stdout.splitlines()
-        self.assertIn("identical  results.md", lines)
-        self.assertIn("identical  results.json", lines)
-        self.assertIn("verified   raw-med.jsonl", lines)
-        self.assertTrue(all(l.startswith(("identical", "verified")) for l in lines), lines)
+    def test_the_published_demo_runs_reproduce(self):
+        for folder in (DEMO, os.path.join(BENCH, "demo-2026-12")):
+            with self.subTest(folder=os.path.basename(folder)):
+                proc = support.run_script("reproduce.py", folder)
+                self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+                lines = proc.stdout.splitlines()
+                self.assertIn("identical  results.md", lines)
+                self.assertIn("identical  results.json", lines)
+                self.assertIn("verified   raw-med.jsonl", lines)
+                self.assertTrue(all(l.startswith(("identical", "verified")) for l in lines),
+                                lines)
 
     def test_one_changed_byte_of_a_raw_answer_fails_and_names_the_file(self):
         path = os.path.join(self.folder, "raw-med.jsonl")
@@ -70,6 +75,38 @@ class Reproduce(unittest.TestCase):
         code, _, err = call_main(reproduce, [self.folder])
         self.assertEqual(code, 2)
         self.assertIn("MANIFEST.json: no such file", err)
+
+
+class FirstDemoUnderTheNewQuestions(unittest.TestCase):
+    """The first demo quarter marks no question faulty because no defect of
+    its question files changed a verdict (METHODOLOGY.md, "The questions"):
+    its raw answers, scored against the second version of the files, get the
+    mechanical verdicts it published, under the rules of its date and the
+    newest."""
+
+    def test_no_verdict_changes(self):
+        with open(os.path.join(DEMO, "results.json"), encoding="utf-8") as fh:
+            published = {q["id"]: q["mechanical"] for q in json.load(fh)["questions"]}
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        questions, raws = [], []
+        for name in ("med", "biz"):
+            current = os.path.join(BENCH, f"questions-{name}.json")
+            self.assertNotEqual(sha256_file(current),
+                                sha256_file(os.path.join(DEMO, f"questions-{name}.json")))
+            questions.append(current)
+            raws.append(os.path.join(tmp.name, f"raw-{name}.jsonl"))
+            with open(os.path.join(DEMO, f"raw-{name}.jsonl"), encoding="utf-8") as src, \
+                    open(raws[-1], "w", encoding="utf-8") as dst:
+                for line in src:
+                    record = json.loads(line)
+                    record["run"]["cases_sha256"] = sha256_file(current)
+                    dst.write(json.dumps(record) + "\n")
+        for date in ("2026-11-05", None):
+            with self.subTest(rules=date or "newest"):
+                result = siteqa.score(questions, raws, rules_date=date)
+                self.assertEqual({q["id"]: q["mechanical"] for q in result["questions"]},
+                                 published)
 
 
 class Publish(unittest.TestCase):

@@ -1,6 +1,7 @@
 # The benchmark pipeline. Targets name real files, so make redoes only what changed.
 #   make demo                         the whole benchmark, offline, against the reference assistant
 #   make run QUARTER=2026-Q4          ask both sets (ENDPOINT=... or BENCH_ENDPOINT, TARGET=profile)
+#   make retry QUARTER=2026-Q4        ask again, once, the questions whose request failed
 #   make score QUARTER=2026-Q4        score with build/QUARTER/reviews-QUARTER.json if present
 #   make publish QUARTER=2026-Q4      assemble Documents/c4-benchmark/QUARTER with its MANIFEST
 #   make reproduce QUARTER=2026-Q4    re-score a published quarter and compare byte for byte
@@ -35,7 +36,7 @@ ifeq ($(shell [[ '$(QUARTER)' =~ ^([0-9]{4}-Q[1-4]|[a-z0-9][a-z0-9-]{0,39})$$ ]]
 $(error QUARTER='$(QUARTER)': give YYYY-QN (2026-Q4) or a plain slug such as demo)
 endif
 
-.PHONY: help test demo run score publish reproduce golden scenario-demo bench lint-questions agreement
+.PHONY: help test demo run retry score publish reproduce golden scenario-demo bench lint-questions agreement
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
 
@@ -55,6 +56,12 @@ $(WORK)/run.done: $(QUESTIONS)
 	  $(PY) $(TOOLS)/run.py $(BENCH)/questions-$$s.json $(WORK)/raw-$$s.jsonl $(RUN_FLAGS) || [ $$? -eq 1 ]; \
 	done
 	touch $@
+
+retry: ## ask again, once, the questions of QUARTER whose request failed (an outage)
+	for s in $(SETS); do \
+	  $(PY) $(TOOLS)/run.py $(BENCH)/questions-$$s.json $(WORK)/raw-$$s.jsonl --retry-failed $(RUN_FLAGS) || [ $$? -eq 1 ]; \
+	done
+	touch $(WORK)/run.done
 
 score: $(WORK)/results.md ## score QUARTER (with its reviews) and write its review sheet
 $(WORK)/results.md: $(WORK)/run.done $(REVIEWS) $(QUESTIONS)

@@ -44,7 +44,7 @@ class WidgetFaults(unittest.TestCase):
             with WidgetServer(modes=modes, sleep=1.5, big=3 * 1024 * 1024) as srv:
                 code, _, err = call_main(run, [questions, out, "--endpoint", srv.url, "--quiet",
                                                "--timeout", "0.5", "--retry-pause", "0",
-                                               "--concurrency", "4"])
+                                               "--concurrency", "4", "--skip-endpoint-check"])
                 counts = dict(srv.counts)
             self.assertEqual(code, 1)
             lines = read_lines(out)
@@ -65,20 +65,25 @@ class WidgetFaults(unittest.TestCase):
             self.assertEqual((total["delivered"]["passed"], total["delivered"]["applicable"]),
                              (2, len(faults) + 1))
             self.assertEqual(total["correct_facts"]["applicable"], len(faults) + 1)
-            failed = err.strip().split(": ")[-1].split(", ")
+            listed = next(l for l in err.splitlines() if "got no answer" in l)
+            failed = listed.split(": ")[-1].split(", ")
             self.assertEqual(len(failed), len(faults) - 1)
 
     def test_connection_refused(self):
+        """Without the endpoint check, the first five questions are asked,
+        recorded, and the run stops (exit 2) rather than record eight more."""
         srv = WidgetServer()
         url = srv.url
         srv.httpd.server_close()
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "raw.jsonl")
-            code, _, _ = call_main(run, [os.path.join(FIXTURES, "questions-mini.json"), out,
-                                         "--endpoint", url, "--quiet", "--retry-pause", "0"])
+            code, _, err = call_main(run, [os.path.join(FIXTURES, "questions-mini.json"), out,
+                                           "--endpoint", url, "--quiet", "--retry-pause", "0",
+                                           "--skip-endpoint-check"])
             lines = read_lines(out)
-            self.assertEqual(code, 1)
-            self.assertEqual(len(lines), 13)
+            self.assertEqual(code, 2)
+            self.assertIn("all failed the same way (connection refused)", err)
+            self.assertEqual(len(lines), run.FIRST_FAILURES)
             self.assertTrue(all([a["error"] for a in l["attempts"]] == ["connection refused"] * 2
                                 for l in lines))
 

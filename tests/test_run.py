@@ -6,14 +6,19 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
+import threading
+import time
 import unittest
 from http.server import BaseHTTPRequestHandler
 
-from tests import support
+from tests import support, test_docs
 from tests.support import FIXTURES, LoopbackServer, WidgetServer, call_main, read_lines
 
 import run  # noqa: E402  (tools/eval-benchmark is on sys.path through support)
+import server  # noqa: E402  (tools/demo-assistant, on sys.path through test_docs)
 from evalkit import http  # noqa: E402
 
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
@@ -66,8 +71,12 @@ class RunTestCase(unittest.TestCase):
         self.addCleanup(server.__exit__)
         return server, f"http://127.0.0.1:{server.httpd.server_address[1]}/api/query"
 
-    def run_main(self, *args, endpoint=None):
+    def run_main(self, *args, endpoint=None, check=False):
+        """run.py on the mini questions; without its endpoint check (tested
+        in EndpointCheck), so that the server sees only the questions."""
         argv = [QUESTIONS, self.out, "--retry-pause", "0", "--quiet"] + list(args)
+        if not check:
+            argv.append("--skip-endpoint-check")
         if endpoint:
             argv += ["--endpoint", endpoint]
         return call_main(run, argv)
@@ -320,6 +329,126 @@ class Failures(RunTestCase):
         (line,) = read_lines(self.out)
         self.assertEqual(code, 1)
         self.assertEqual([a["error"] for a in line["attempts"]], ["connection refused"] * 2)
+
+
+class EndpointCheck(RunTestCase):
+    """One greeting before the first question: a wrong endpoint stops the run
+    at once, with exit 2, before any question is asked."""
+
+    def demo_server(self):
+        httpd = server.make_server(quiet=True)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        self.addCleanup(httpd.server_close)
+        self.addCleanup(httpd.shutdown)
+        return f"http://127.0.0.1:{httpd.server_address[1]}"
+
+    def refused(self, endpoint, expected):
+        began = time.monotonic()
+        code, _, err = self.run_main(endpoint=endpoint, check=True)
+        self.assertLess(time.monotonic() - began, 10)
+        self.assertEqual(code, 2, err)
+        self.assertIn(expected, err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertFalse(os.path.exists(self.out) and read_lines(self.out))
+
+    def test_the_url_the_demo_server_prints(self):
+        self.refused(self.demo_server() + "/",
+                     "HTTP 404 to a test question (the URL has no path: the query endpoint "
+                     "usually has one, such as /api/query")
+
+    def test_not_an_http_url(self):
+        self.refused("htp://127.0.0.1:9/api/query", "not an http:// or https:// URL")
+
+    def test_nothing_listening(self):
+        srv = WidgetServer()
+        url = srv.url
+        srv.httpd.server_close()
+        self.refused(url, "connection refused to a test question")
+
+    def test_an_answer_of_another_shape(self):
+        _, url = self.fixed_body_server(b"<html>hello</html>")
+        self.refused(url, "HTTP 200, but not in the target profile's shape")
+
+    def test_a_good_endpoint_gets_one_greeting_and_every_question_once(self):
+        srv = self.server()
+        code, _, err = self.run_main(endpoint=srv.url, check=True)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(srv.counts.pop(run.PROBE), 1)
+        self.assertEqual(sorted(srv.counts.values()), [1] * len(questions()))
+        self.assertNotIn(run.PROBE, [line["question"] for line in read_lines(self.out)])
+
+    def test_the_first_questions_failing_alike_stop_the_run(self):
+        srv = self.server(modes={q["question"]: "http503" for q in questions()})
+        code, _, err = self.run_main(endpoint=srv.url, check=True)
+        self.assertEqual(code, 2, err)
+        self.assertIn("the first 5 questions all failed the same way (HTTP 503)", err)
+        self.assertIn("--retry-failed", err)
+        self.assertEqual(len(read_lines(self.out)), 5)  # kept, on record
+        self.assertEqual(sum(srv.counts.values()), 1 + 5 * 2)
+
+    def test_make_run_marks_nothing_done_for_a_wrong_endpoint(self):
+        project = os.path.join(self.tmp, "project")
+        test_docs.copy_project(project)
+        env = dict(os.environ)
+        for var in ("MAKEFLAGS", "MAKELEVEL", "BENCH_ENDPOINT"):
+            env.pop(var, None)
+        proc = subprocess.run(["make", "run", "QUARTER=trial", f"PY={sys.executable}",
+                               f"ENDPOINT={self.demo_server()}"], cwd=project, env=env,
+                              capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn("nothing was asked", proc.stderr)
+        self.assertFalse(os.path.exists(os.path.join(project, "build", "trial", "run.done")))
+
+
+class RetryFailed(RunTestCase):
+    """--retry-failed asks again, once, exactly the questions whose request
+    failed, and keeps every earlier attempt in their lines."""
+
+    def test_asks_again_the_failed_requests_only(self):
+        q = questions()
+        srv = self.server(modes={q[1]["question"]: "http500", q[2]["question"]: "empty"})
+        code, _, err = self.run_main("--limit", "4", endpoint=srv.url)
+        self.assertEqual(code, 1)
+        self.assertIn("1 of them because the request failed", err)
+        self.assertIn("--retry-failed", err)
+        with open(self.out, encoding="utf-8") as fh:
+            before = fh.read().splitlines()
+        srv.httpd.modes.pop(q[1]["question"])
+        counts = dict(srv.counts)
+        code, _, err = self.run_main("--limit", "4", "--retry-failed", endpoint=srv.url)
+        self.assertEqual(code, 1, err)  # the empty answer is not asked again
+        self.assertEqual({k: srv.counts[k] - counts.get(k, 0) for k in srv.counts
+                          if srv.counts[k] != counts.get(k, 0)}, {q[1]["question"]: 1})
+        with open(self.out, encoding="utf-8") as fh:
+            after = fh.read().splitlines()
+        self.assertEqual([a for n, a in enumerate(after) if n != 1],
+                         [b for n, b in enumerate(before) if n != 1])
+        line = json.loads(after[1])
+        self.assertEqual(line["id"], q[1]["id"])
+        self.assertEqual([a["status"] for a in line["attempts"]], [500, 500, 200])
+        self.assertEqual([r["status"] for r in line["earlier_responses"]], [500])
+        self.assertTrue(line["redone"])
+        self.assertFalse(os.path.exists(self.out + ".redo"))
+
+    def test_never_a_third_time(self):
+        q = questions()[0]
+        srv = self.server(modes={q["question"]: "http500"})
+        self.assertEqual(self.run_main("--only", q["id"], endpoint=srv.url)[0], 1)
+        self.assertEqual(self.run_main("--only", q["id"], "--retry-failed",
+                                       endpoint=srv.url)[0], 1)
+        code, _, err = self.run_main("--only", q["id"], "--retry-failed", endpoint=srv.url)
+        self.assertEqual(code, 1)
+        self.assertIn("already complete", err)
+        self.assertEqual(srv.counts[q["question"]], 4)
+        (line,) = read_lines(self.out)
+        self.assertEqual(len(line["attempts"]), 4)
+
+    def test_a_finished_run_says_so(self):
+        srv = self.server()
+        self.assertEqual(self.run_main("--limit", "2", endpoint=srv.url)[0], 0)
+        code, _, err = self.run_main("--limit", "2", endpoint=srv.url)
+        self.assertEqual(code, 0)
+        self.assertIn("already complete: 2 answer(s), nothing to ask", err)
 
 
 class Resuming(RunTestCase):

@@ -19,13 +19,28 @@ profile says (default: the widget protocol, targets/widget.json). One retry
 only when the request itself fails (no HTTP 200); never a retry for a better
 answer. One JSON line per question is appended to OUT and flushed at once.
 
+Before the first question, a website assistant is asked one plain greeting
+(PROBE, not recorded) to check that the endpoint answers in the profile's
+shape: a wrong URL stops the run at once (exit 2), before any question is
+asked. --skip-endpoint-check leaves it out. A run whose first questions
+(FIRST_FAILURES) all fail the same way before any answer was delivered stops
+too (exit 2): their lines are kept, and --retry-failed asks them again.
+
 Re-running onto an existing OUT continues: questions already present, whatever
 their outcome, are not asked again; a last line cut off by a crash is dropped
 and its question asked again. OUT written for another question file (another
 sha256) is refused.
 
+--retry-failed asks again, once, exactly the questions whose request failed
+(no HTTP 200 on any attempt: an outage, a wrong endpoint), never one that was
+answered, however badly: the rubric's "no retries for a better answer" holds.
+The new line replaces the old one and keeps its attempts first in
+``attempts``, its response in ``earlier_responses`` and ``"redone": true``;
+a redone question is never asked a third time.
+
 Exit codes: 0 every question got an answer; 1 some did not (listed on
-stderr); 2 could not start (bad arguments, a bad input file, no endpoint);
+stderr); 2 could not start (bad arguments, a bad input file, no endpoint, an
+endpoint that does not answer as the profile says) or stopped early;
 130 interrupted (Ctrl-C: the same command continues).
 """
 
@@ -33,6 +48,7 @@ import json
 import os
 import sys
 import time
+import urllib.parse
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -47,6 +63,11 @@ from evalkit.scenarios import load_scenarios  # noqa: E402
 from evalkit.target import DEFAULT_PROFILE, build_request, load_profile  # noqa: E402
 
 PROG = "run.py"
+# The endpoint check's question: any answer in the profile's shape will do.
+PROBE = "Hello"
+# Five failures alike before any answer: the endpoint is at fault, not the
+# questions (a flaky one fails a question here and there, not five in a row).
+FIRST_FAILURES = 5
 
 
 def parse_args(argv):
@@ -69,6 +90,11 @@ def parse_args(argv):
     parser.add_argument("--max-bytes", type=int, default=2 * 1024 * 1024,
                         help="size cap of a response body (default 2 MB)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument("--retry-failed", action="store_true",
+                        help="ask again, once, the questions of OUT whose request failed "
+                             "(no HTTP 200), keeping the earlier attempts in their lines")
+    parser.add_argument("--skip-endpoint-check", action="store_true",
+                        help="ask no greeting before the questions (see above)")
     parser.add_argument("--provider", help="model cases: openai, anthropic, bedrock or manual "
                                            "(default: BENCH_PROVIDER)")
     parser.add_argument("--model", help="model cases: the generator model (default: BENCH_MODEL)")
@@ -152,7 +178,32 @@ def resolve_url(args, profile, environ):
     if not url:
         raise BadInput("no endpoint: pass --endpoint URL, set BENCH_ENDPOINT, "
                        "or give a target profile with a url")
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BadInput(f"endpoint {url!r}: not an http:// or https:// URL with a host")
     return url
+
+
+def check_endpoint(profile, url, question, widget_key, args):
+    """Ask PROBE once, as ``question`` would be asked; BadInput unless the
+    endpoint answers HTTP 200 in the profile's shape. Nothing is recorded."""
+    probe = dict(question, question=PROBE)
+    sent, _ = build_request(profile, url, probe, widget_key)
+    data = None if sent["body"] is None else \
+        json.dumps(sent["body"], ensure_ascii=False).encode("utf-8")
+    attempt, response = http.send(sent["method"], sent["url"], sent["headers"], data,
+                                  args.timeout, args.max_bytes)
+    if response is None or response["status"] != 200:
+        why = attempt["error"] or f"HTTP {response['status']}"
+        hint = ""
+        if urllib.parse.urlsplit(url).path in ("", "/"):
+            hint = " (the URL has no path: the query endpoint usually has one, " \
+                   "such as /api/query for the reference assistant)"
+        raise BadInput(f"endpoint {url}: {why} to a test question{hint}; nothing was asked")
+    problem = derive(response, profile["response"])["problem"]
+    if problem is not None:
+        raise BadInput(f"endpoint {url}: HTTP 200, but not in the target profile's shape "
+                       f"({problem}); nothing was asked")
 
 
 def load_cases(path):
@@ -188,7 +239,12 @@ def widget_mode(args, qset):
         fields.update({"set": qset.set, "lang": question["lang"], "kind": question["kind"],
                        "page_url": question["page_url"]})
         return fields
-    return target, work
+
+    def check(question):
+        if not args.skip_endpoint_check:
+            check_endpoint(profile, url, question, qset.sites[question["lang"]]["widget_key"],
+                           args)
+    return target, work, check
 
 
 def model_mode(args, cases):
@@ -242,8 +298,9 @@ def progress_text(line):
 
 def ask_all(args):
     kind, cases = load_cases(args.questions)
+    check = None
     if kind == "site-qa":
-        target, fetch = widget_mode(args, cases)
+        target, fetch, check = widget_mode(args, cases)
     else:
         target, fetch = model_mode(args, cases)
     todo = select(cases, args.only, args.limit)
@@ -265,13 +322,82 @@ def ask_all(args):
         line.update(fields)
         return line
 
-    lines = resume.run(
-        PROG, args.out, {q["id"]: q for q in todo}, key_of=lambda line: line["id"],
-        belongs=lambda where, line: check_line(where, line, cases.sha256),
-        do_job=work, concurrency=args.concurrency,
-        progress=None if args.quiet else progress_text)
+    def start(pending):
+        if not pending:
+            say(f"{args.out}: already complete: {len(todo)} answer(s), nothing to ask"
+                + (" again" if args.retry_failed else ""))
+        elif check is not None:
+            check(pending[0])
+
+    common = {"key_of": lambda line: line["id"],
+              "belongs": lambda where, line: check_line(where, line, cases.sha256),
+              "do_job": work, "concurrency": args.concurrency,
+              "progress": None if args.quiet else progress_text,
+              "start": start, "watch": FirstFailures(args.out)}
+    by_id = {q["id"]: q for q in todo}
+    if args.retry_failed:
+        lines = resume.redo(PROG, args.out, by_id, failed=request_failed, merge=merge_retry,
+                            **common)
+    else:
+        lines = resume.run(PROG, args.out, by_id, **common)
     failed = [q["id"] for q in todo if q["id"] not in lines or not delivered(lines[q["id"]])]
-    return resume.exit_code(PROG, failed, len(todo), "case(s) got no answer")
+    code = resume.exit_code(PROG, failed, len(todo), "case(s) got no answer")
+    retry = [key for key in failed if key in lines and request_failed(lines[key])
+             and not lines[key].get("redone")]
+    if retry:
+        say(f"{len(retry)} of them because the request failed: when the endpoint answers, "
+            "ask them again, once, with --retry-failed (make retry QUARTER=...)")
+    return code
+
+
+def request_failed(line):
+    """The request failed (no HTTP 200 on any attempt), as opposed to an
+    answer that came and was bad; answers imported by hand never fail so."""
+    if (line.get("target") or {}).get("kind") == "manual":
+        return False
+    return all(attempt.get("status") != 200 for attempt in line.get("attempts") or [])
+
+
+def merge_retry(old, new):
+    """The line of a question asked again: the new answer, with every earlier
+    attempt first in ``attempts`` and every earlier response kept."""
+    line = dict(new)
+    line["attempts"] = old["attempts"] + new["attempts"]
+    line["earlier_responses"] = old.get("earlier_responses", []) + [old.get("response")]
+    line["redone"] = True
+    return line
+
+
+class FirstFailures:
+    """Stops a run whose first FIRST_FAILURES questions all fail the same way
+    before any answer was delivered: the endpoint is at fault, and asking
+    the rest would only record more of the same."""
+
+    def __init__(self, out):
+        self.out = out
+        self.reasons = []   # None once an answer was delivered
+
+    def __call__(self, line):
+        if self.reasons is None:
+            return
+        if delivered(line):
+            self.reasons = None
+            return
+        self.reasons.append(failure(line))
+        if len(self.reasons) == FIRST_FAILURES and len(set(self.reasons)) == 1:
+            raise BadInput(f"the first {FIRST_FAILURES} questions all failed the same way "
+                           f"({self.reasons[0]}), none was answered: stopped; their lines are "
+                           f"kept in {self.out}: fix the endpoint, then ask them again with "
+                           "--retry-failed (make retry QUARTER=...)")
+
+
+def failure(line):
+    last = line["attempts"][-1] if line["attempts"] else {}
+    return last.get("error") or line["derived"].get("problem") or "empty answer"
+
+
+def say(message):
+    sys.stderr.write(f"{PROG}: {message}\n")
 
 
 def main(argv=None) -> int:

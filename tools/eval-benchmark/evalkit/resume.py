@@ -26,13 +26,16 @@ and 130.
 
 Left to the script: what a case is, what its record holds, which records
 count as failed, and anything written after the cases (ai_eval.py's result
-file). No retry of a failed case here: a failure is recorded, not redone.
+file). A failure is recorded, not redone, unless the user asks for it: ``redo``
+(run.py --retry-failed) does the failed cases again once, and keeps the
+earlier records in the lines that replace theirs.
 """
 
+import os
 import sys
 
 from . import BadInput
-from .jsonl import LineWriter, read_resumable
+from .jsonl import LineWriter, dumps_line, read_resumable, write_atomic
 from .runner import run_jobs
 
 
@@ -49,7 +52,8 @@ def read_done(prog, path, key_of, belongs):
     return done
 
 
-def run(prog, path, cases, key_of, belongs, do_job, concurrency=1, progress=None):
+def run(prog, path, cases, key_of, belongs, do_job, concurrency=1, progress=None,
+        start=None, watch=None):
     """Do every case of ``cases`` (``{key: case}``) that ``path`` holds no line
     for, appending each record as it is done; ``{key: record}`` of every case
     that has one, old or new, in the order of ``cases``.
@@ -57,13 +61,16 @@ def run(prog, path, cases, key_of, belongs, do_job, concurrency=1, progress=None
     ``do_job(case)`` returns the record, or None to write nothing (run.py's
     manual answer not collected yet). ``progress(record)``, unless None, is
     the text after ``[done/total]`` on stderr once a record is written.
+    ``start(pending)``, unless None, is called with the cases to do (perhaps
+    none) before any is done, and ``watch(record)`` once each is written; either
+    may raise BadInput to stop the run (the cases in flight are written first).
     """
     done = read_done(prog, path, key_of, belongs)
     pending = [case for key, case in cases.items() if key not in done]
     total = len(cases)
     count = total - len(pending)
     try:
-        writer = LineWriter(path)
+        writer = LineWriter(path)  # before start(): an OUT that cannot be written comes first
     except OSError as exc:
         raise BadInput(f"{path}: cannot write: {exc.strerror}") from None
 
@@ -74,12 +81,45 @@ def run(prog, path, cases, key_of, belongs, do_job, concurrency=1, progress=None
         if progress is not None:
             sys.stderr.write(f"[{count}/{total}] {progress(record)}\n")
             sys.stderr.flush()
+        if watch is not None:
+            watch(record)
 
     try:
+        if start is not None:
+            start(pending)
         run_jobs(pending, do_job, writer, concurrency, recorded)
     finally:
         writer.close()
     return {key: done[key] for key in cases if key in done}
+
+
+def redo(prog, path, cases, key_of, belongs, failed, do_job, merge, concurrency=1,
+         progress=None, start=None, watch=None):
+    """Do again, once, the cases whose line in ``path`` is ``failed(line)``,
+    keeping every earlier record: ``merge(old, new)`` makes the line that
+    replaces the old one (run.py keeps the old attempts in it). ``{key: line}``
+    of every case, after the redo, in the order of ``cases``.
+
+    The new records go first to ``path + ".redo"``, a file the same command
+    continues like ``path`` itself; ``path`` is then rewritten at once, through
+    a temporary file and a rename, and the side file removed. A crash leaves
+    ``path`` as it was and the side file to continue from. A line that
+    ``merge`` marked ``"redone": true`` is never done again."""
+    side = path + ".redo"
+    if not os.path.exists(path):
+        raise BadInput(f"{path}: no such file, so nothing to do again (run it first)")
+    lines = read_done(prog, path, key_of, belongs)
+    again = {key: case for key, case in cases.items()
+             if key in lines and failed(lines[key]) and not lines[key].get("redone")}
+    if not again:
+        if start is not None:
+            start([])
+        return {key: lines[key] for key in cases if key in lines}
+    new = run(prog, side, again, key_of, belongs, do_job, concurrency, progress, start, watch)
+    merged = {key: merge(line, new[key]) if key in new else line for key, line in lines.items()}
+    write_atomic(path, "".join(dumps_line(line) + "\n" for line in merged.values()))
+    os.unlink(side)
+    return {key: merged[key] for key in cases if key in merged}
 
 
 def exit_code(prog, failed, total, what):

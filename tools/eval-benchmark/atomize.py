@@ -11,12 +11,14 @@ response verbatim between delimiters, through the versioned prompt
 A reply that breaks the atoms schema gets one repair request; if that fails
 too, the answer is recorded with its error and no atoms.
 
-Generator != evaluator: refused (exit 2) when the evaluator's provider and
-model are those of a generator in RAW. One atoms line per evaluated answer
-and repeat, flushed at once: id, variant (the generator), repeat, evaluator
-(provider, model, prompt, prompt_sha256), atoms, error. Re-running continues:
-answers already atomized by this evaluator and prompt are skipped; an ATOMS
-file written by another evaluator or prompt is refused (write another file).
+Generator != evaluator: refused (exit 2) when the evaluator's model is of the
+family of a generator in RAW, whatever the provider, snapshot date, version
+or region (evalkit/families.py: gpt-4o-2024-08-06 is gpt-4o). One atoms line
+per evaluated answer and repeat, flushed at once: id, variant (the
+generator), repeat, evaluator (provider, model, prompt, prompt_sha256),
+atoms, error. Re-running continues: answers already atomized by this
+evaluator and prompt are skipped; an ATOMS file written by another evaluator
+or prompt is refused (write another file).
 
 Exit codes: 0 every answer atomized; 1 some errored, in this run or an
 earlier one (listed); 2 could not start (no provider configured, bad input,
@@ -33,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import VERSION, BadInput, cli, prompts, providers, resume, schemas  # noqa: E402
 from evalkit.atoms import reply_schema, validate, variant_of  # noqa: E402
+from evalkit.families import same_family  # noqa: E402
 from evalkit.jsonl import iter_jsonl  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
 from evalkit.responses import answer_text  # noqa: E402
@@ -110,6 +113,16 @@ def check_line(where, line, evaluator):
                        "a different evaluator or prompt writes a different file")
 
 
+def check_families(where, target, provider, model):
+    """Refuse an evaluator of the generator's model family: the spec forbids
+    self-evaluation, and a snapshot or a route of a model is that model."""
+    shared = same_family(target.get("model"), model)
+    if shared is not None:
+        raise BadInput(f"{where}: the generator {variant_of(target)} and the evaluator "
+                       f"{provider}:{model} are one model family ({shared}); the spec forbids "
+                       "self-evaluation: choose an evaluator of another family")
+
+
 def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeout):
     """Atoms for one answer: ``(atoms or None, error or None, calls)``."""
     topic_text = ", ".join(sorted(topics)) if topics else "short lower-case topic names"
@@ -163,9 +176,7 @@ def atomize_all(args):
     jobs = {}  # evaluation key -> (raw line, answer text, repeat)
     for where, line, text in work:
         variant = variant_of(line["target"])
-        if (line["target"].get("provider"), line["target"].get("model")) == (provider, model):
-            raise BadInput(f"{where}: the generator {variant} is also the "
-                           "evaluator; the spec forbids self-evaluation: choose another model")
+        check_families(where, line["target"], provider, model)
         if cases and line["id"] not in cases.by_id:
             raise BadInput(f"{where}: {line['id']} is not a scenario of {args.cases}")
         if evaluation_key(line["id"], variant, 0) in jobs:

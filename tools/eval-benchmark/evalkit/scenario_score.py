@@ -9,7 +9,8 @@ the source-authority table and the jargon table.
 
 Outputs (a dict): ``cells`` (one per scenario, variant, evaluator, repeat,
 with the four dimensions, their raw values and the arithmetic),
-``cross_evaluation`` (evaluator x generator means, self cells marked, and per
+``cross_evaluation`` (evaluator x generator means, self cells marked: one
+model family, evalkit/families.py, and per
 dimension the agreement between each pair of evaluators), ``stability``
 (with --repeat: how often the scores of repeats agree), and provenance.
 """
@@ -21,6 +22,7 @@ from fractions import Fraction
 from . import BadInput, VERSION
 from .atomscore import DIMENSIONS, JargonTable, SourceTable, score_answer
 from .atoms import validate, variant_of
+from .families import same_family, split_variant
 from .jsonl import iter_jsonl
 from .quarter import sha256_file
 from .responses import answer_text
@@ -60,8 +62,10 @@ def read_atoms(paths, answers, scenarios):
                     isinstance(line.get("repeat"), bool) or not isinstance(line.get("repeat"), int):
                 raise BadInput(f"{where}: not an atoms line (id, variant, repeat, evaluator needed)")
             evaluator = f"{ev.get('provider')}:{ev.get('model')}"
-            if evaluator == line["variant"]:
-                raise BadInput(f"{where}: evaluator {evaluator} atomized its own answer; "
+            shared = same_family(ev.get("model"), split_variant(line["variant"])[1])
+            if shared is not None:
+                raise BadInput(f"{where}: evaluator {evaluator} atomized its own answer: the "
+                               f"generator {line['variant']} is of its model family ({shared}); "
                                "generator != evaluator")
             answer = answers.get((line["id"], line["variant"]))
             if answer is None:
@@ -166,7 +170,9 @@ def cross_table(first, evaluators, generators):
         for generator in generators:
             mine = [c for c in first if c["evaluator"] == evaluator and c["variant"] == generator]
             row = {"evaluator": evaluator, "generator": generator,
-                   "self": evaluator == generator, "responses": len(mine)}
+                   "self": same_family(split_variant(evaluator)[1],
+                                       split_variant(generator)[1]) is not None,
+                   "responses": len(mine)}
             for d in DIMENSIONS:
                 row[d] = None if row["self"] else mean([c["scores"][d]["score"] for c in mine])
             table.append(row)

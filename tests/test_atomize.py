@@ -13,6 +13,7 @@ from tests.support import FIXTURES, call_main, read_lines
 
 import atomize  # noqa: E402
 import run  # noqa: E402
+import score  # noqa: E402
 from evalkit import schemas  # noqa: E402
 from evalkit.atoms import CORRECTNESS, FIELDS, validate  # noqa: E402
 
@@ -268,6 +269,83 @@ class Atomizing(EnvTestCase):
         keys = sorted((l["id"], l["repeat"]) for l in read_lines(out))
         self.assertEqual(keys, sorted((i, k) for i in ("tiny-house", "fence") for k in range(3)))
 
+
+# A real evaluator's reply to an answer of this length was {"atoms": []} (issue 17).
+LONG_ANSWER = ("Yes, you can build a backyard cottage, but it needs a building permit "
+               "before any work starts, and it must stay five feet from the side lines. " * 20)[:2336]
+
+
+class EmptyAtoms(EnvTestCase):
+    """An evaluator that finds no claim in an answer of MIN_WORDS_FOR_ATOMS
+    words or more has not done its work: an errored answer, listed, exit 1."""
+
+    def atomize(self, raw_path, reply):
+        judge = self.server("anthropic", reply=reply)
+        out = os.path.join(self.tmp, "atoms.jsonl")
+        code, _, err = call_main(atomize, [raw_path, out, "--provider", "anthropic", "--model",
+                                           "judge-1", "--cases", CASES, "--quiet"])
+        return code, err, read_lines(out), judge
+
+    def test_no_atoms_for_a_long_answer_is_an_error(self):
+        self.assertEqual(len(LONG_ANSWER), 2336)
+        raw_path = self.generate(LONG_ANSWER)
+        code, err, lines, judge = self.atomize(raw_path, lambda r: {"atoms": []})
+        self.assertEqual(code, 1)
+        self.assertTrue(err.startswith("atomize.py: 2 of 2 answer(s) could not be atomized: "), err)
+        for key in ("fence (openai:gen-1, repeat 0)", "tiny-house (openai:gen-1, repeat 0)"):
+            self.assertIn(key, err)
+        self.assertEqual(len(err.splitlines()), 1)
+        words = len(LONG_ANSWER.split())
+        for line in lines:
+            self.assertIsNone(line["atoms"])
+            self.assertEqual(line["error"], "atoms rejected after one repair: atoms is empty for "
+                             f"an answer of {words} words: every claim of the answer is an atom, "
+                             "and an answer that says it does not know is an admitted-gap atom")
+            self.assertEqual(len(line["calls"]), 2)
+        self.assertIn("atoms is empty", judge.requests[1]["json"]["messages"][0]["content"])
+
+    def test_the_repair_can_supply_the_atoms(self):
+        raw_path = self.generate(LONG_ANSWER)
+        replies = [{"atoms": []}]
+        code, err, lines, _ = self.atomize(
+            raw_path, lambda r: replies.pop() if replies else good_atoms(r))
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual([len(l["calls"]) for l in lines], [2, 1])
+        self.assertEqual([len(l["atoms"]) for l in lines], [2, 2])
+
+    def test_a_short_answer_may_have_no_atoms(self):
+        raw_path = self.generate("Hello! What would you like to know about your permit?")
+        code, err, lines, _ = self.atomize(raw_path, lambda r: {"atoms": []})
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual([l["atoms"] for l in lines], [[], []])
+
+    def test_the_threshold_in_words(self):
+        from evalkit.atoms import MIN_WORDS_FOR_ATOMS
+        self.assertEqual(MIN_WORDS_FOR_ATOMS, 20)  # the README and atomize.py's help say 20
+        below = " ".join(["word"] * (MIN_WORDS_FOR_ATOMS - 1))
+        at = below + "\n word"
+        self.assertEqual(validate({"atoms": []}, answer=below), ([], []))
+        self.assertIsNone(validate({"atoms": []}, answer=at)[0])
+        self.assertEqual(validate({"atoms": []}), ([], []))  # no answer given: the shape only
+
+    def test_score_refuses_an_empty_list_for_a_long_answer(self):
+        # Atoms written before the rule (or by hand) are refused, not scored
+        # Complete 0 as though the answer had said nothing.
+        raw_path = self.generate(LONG_ANSWER)
+        atoms_path = os.path.join(self.tmp, "atoms-old.jsonl")
+        with open(atoms_path, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps({
+                "format": 1, "id": "fence", "variant": "openai:gen-1", "repeat": 0,
+                "evaluator": {"provider": "anthropic", "model": "judge-1", "prompt": "atomize-v1",
+                              "prompt_sha256": "0" * 64},
+                "atoms": [], "error": None, "calls": [], "run": {},
+                "response_sha256": support.sha256_text(LONG_ANSWER)}) + "\n")
+        code, _, err = call_main(score, [CASES, raw_path, atoms_path])
+        self.assertEqual(code, 2)
+        self.assertEqual(err, f"score.py: {atoms_path}:1: atoms is empty for an answer of "
+                              f"{len(LONG_ANSWER.split())} words: every claim of the answer is an "
+                              "atom, and an answer that says it does not know is an admitted-gap "
+                              "atom\n")
 
 
 class Schema(unittest.TestCase):

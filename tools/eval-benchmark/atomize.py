@@ -9,7 +9,8 @@ evaluator receives the question, the topic vocabulary (from --cases) and the
 response verbatim between delimiters, through the versioned prompt
 (prompts/atomize-v1.md, its sha256 recorded), and returns atoms (evalkit/atoms.py).
 A reply that breaks the atoms schema gets one repair request; if that fails
-too, the answer is recorded with its error and no atoms.
+too, the answer is recorded with its error and no atoms. An empty list of
+atoms is such a break for an answer of 20 words or more (evalkit/atoms.py).
 
 Generator != evaluator: refused (exit 2) when the evaluator's model is of the
 family of a generator in RAW, whatever the provider, snapshot date, version
@@ -142,7 +143,7 @@ def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeo
         if reply.data is None:
             problems = [reply.problem or "no JSON object in the reply"]
         else:
-            atoms, problems = validate(reply.data, topics)
+            atoms, problems = validate(reply.data, topics, answer=text)
             if not problems:
                 return atoms, None, calls
         if turn == 0:

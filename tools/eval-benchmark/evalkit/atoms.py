@@ -15,6 +15,14 @@ protocol"):
 The evaluator's reply is ``{"atoms": [...]}`` and nothing else. Anything else
 is rejected with the list of what is wrong; atomize.py asks for one repair
 and then records the answer as an error, never half-accepted.
+
+An empty list is a reply only for an answer of fewer than MIN_WORDS_FOR_ATOMS
+words (counted as the Useful dimension counts them: runs of non-space). The
+spec's atoms cover everything an answer says, an honest "I don't know" too
+(an admitted-gap atom), so an answer of two sentences or more always has at
+least one; an evaluator that returns none for it has not done the work, and
+its reply would score Complete 0 as though the answer had said nothing. A
+shorter answer ("Hello! How can I help?") may hold no claim at all.
 """
 
 import math
@@ -22,6 +30,7 @@ import math
 CORRECTNESS = ("correct", "correct-vague", "correct-action", "correct-judg", "correct-range",
                "hedge-correct", "vague-correct", "vague-action", "WRONG", "PARTIAL-WRONG",
                "admitted-gap")
+MIN_WORDS_FOR_ATOMS = 20
 FIELDS = ("text", "correctness", "verified_truth", "citation", "topic", "specificity",
           "actionability", "importance")
 
@@ -54,8 +63,19 @@ def _number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def validate(reply, topics=None):
-    """``(atoms, problems)``: the atoms when ``problems`` is empty."""
+def no_atoms_problem(atoms, answer):
+    """Why an empty list of atoms is no reply for ``answer``, or None."""
+    words = len(answer.split()) if isinstance(answer, str) else 0
+    if atoms or words < MIN_WORDS_FOR_ATOMS:
+        return None
+    return (f"atoms is empty for an answer of {words} words: every claim of the answer is "
+            "an atom, and an answer that says it does not know is an admitted-gap atom")
+
+
+def validate(reply, topics=None, answer=None):
+    """``(atoms, problems)``: the atoms when ``problems`` is empty. With
+    ``answer`` (the text atomized), an empty list for an answer of
+    MIN_WORDS_FOR_ATOMS words or more is a problem too."""
     problems = []
     if not isinstance(reply, dict):
         return None, ["the reply is not a JSON object"]
@@ -65,38 +85,46 @@ def validate(reply, topics=None):
     atoms = reply.get("atoms")
     if not isinstance(atoms, list):
         return None, problems + ["atoms must be a list"]
+    empty = no_atoms_problem(atoms, answer)
+    if empty:
+        problems.append(empty)
     for n, atom in enumerate(atoms):
-        where = f"atoms[{n}]"
-        if not isinstance(atom, dict):
-            problems.append(f"{where} is not an object")
-            continue
-        missing = [f for f in FIELDS if f not in atom]
-        extra = sorted(set(atom) - set(FIELDS))
-        if missing:
-            problems.append(f"{where} lacks {', '.join(missing)}")
-        if extra:
-            problems.append(f"{where} has unknown field(s) {', '.join(extra)}")
-        for field in ("text", "verified_truth"):
-            if field in atom and (not isinstance(atom[field], str) or not atom[field].strip()):
-                problems.append(f"{where}.{field} must be a non-empty string")
-        if "correctness" in atom and atom["correctness"] not in CORRECTNESS:
-            problems.append(f"{where}.correctness {atom['correctness']!r} is not one of "
-                            f"{', '.join(CORRECTNESS)}")
-        if "citation" in atom and atom["citation"] is not None and (
-                not isinstance(atom["citation"], str) or not atom["citation"].strip()):
-            problems.append(f"{where}.citation must be a non-empty string or null")
-        if "topic" in atom:
-            if not isinstance(atom["topic"], str) or not atom["topic"].strip():
-                problems.append(f"{where}.topic must be a non-empty string")
-            elif topics and atom["topic"] not in topics:
-                problems.append(f"{where}.topic {atom['topic']!r} is not in the vocabulary")
-        for field in ("specificity", "actionability"):
-            if field in atom and (not _number(atom[field]) or not 0 <= atom[field] <= 1):
-                problems.append(f"{where}.{field} must be a number from 0 to 1")
-        if "importance" in atom:
-            value = atom["importance"]
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
-                problems.append(f"{where}.importance must be an integer from 1 to 5")
+        problems += atom_problems(f"atoms[{n}]", atom, topics)
     if problems:
         return None, problems
     return [{f: atom[f] for f in FIELDS} for atom in atoms], []
+
+
+def atom_problems(where, atom, topics):
+    """What is wrong with one atom: a list, empty when nothing is."""
+    problems = []
+    if not isinstance(atom, dict):
+        return [f"{where} is not an object"]
+    missing = [f for f in FIELDS if f not in atom]
+    extra = sorted(set(atom) - set(FIELDS))
+    if missing:
+        problems.append(f"{where} lacks {', '.join(missing)}")
+    if extra:
+        problems.append(f"{where} has unknown field(s) {', '.join(extra)}")
+    for field in ("text", "verified_truth"):
+        if field in atom and (not isinstance(atom[field], str) or not atom[field].strip()):
+            problems.append(f"{where}.{field} must be a non-empty string")
+    if "correctness" in atom and atom["correctness"] not in CORRECTNESS:
+        problems.append(f"{where}.correctness {atom['correctness']!r} is not one of "
+                        f"{', '.join(CORRECTNESS)}")
+    if "citation" in atom and atom["citation"] is not None and (
+            not isinstance(atom["citation"], str) or not atom["citation"].strip()):
+        problems.append(f"{where}.citation must be a non-empty string or null")
+    if "topic" in atom:
+        if not isinstance(atom["topic"], str) or not atom["topic"].strip():
+            problems.append(f"{where}.topic must be a non-empty string")
+        elif topics and atom["topic"] not in topics:
+            problems.append(f"{where}.topic {atom['topic']!r} is not in the vocabulary")
+    for field in ("specificity", "actionability"):
+        if field in atom and (not _number(atom[field]) or not 0 <= atom[field] <= 1):
+            problems.append(f"{where}.{field} must be a number from 0 to 1")
+    if "importance" in atom:
+        value = atom["importance"]
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
+            problems.append(f"{where}.importance must be an integer from 1 to 5")
+    return problems

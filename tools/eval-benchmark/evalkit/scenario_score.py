@@ -77,7 +77,7 @@ def read_atoms(paths, answers, scenarios):
                                "(response_sha256 differs)")
             atoms = line.get("atoms")
             if line.get("error") is None:
-                checked, problems = validate({"atoms": atoms}, scenarios.topics)
+                checked, problems = validate({"atoms": atoms}, scenarios.topics, answer=text)
                 if problems:
                     raise BadInput(f"{where}: {problems[0]}")
                 atoms = checked

@@ -16,10 +16,15 @@ SOURCES = {"format": 1, "buckets": {"authoritative": 1.0, "plausible-third-party
                         {"pattern": r"reddit|forum", "bucket": "non-authoritative"},
                         {"pattern": r"\bRCC\b|riverton\.example\.gov|\bORS\b",
                          "bucket": "authoritative"}]}
+PERMITS_SOURCES = os.path.join(support.ROOT, "evals", "permits", "sources.json")
+FIXTURE_SOURCES = os.path.join(support.FIXTURES, "sources.json")
+PERMITS_JARGON = os.path.join(support.ROOT, "evals", "permits", "jargon.json")
 JARGON = {"format": 1, "acronyms": [{"token": "ADU", "expansions": ["accessory dwelling unit"]},
                                     {"token": "SDC", "expansions": ["system development charge"]}],
           "code_citation_patterns": [r"\bRCC\s*\d+(?:\.\d+){1,2}\b"],
-          "glosses": ["which says", "which means"]}
+          "glosses": ["which says", "which means"],
+          "requirement_patterns": [r"\b(?:must|limited to)\b"],
+          "pointer_patterns": [r"\b(?:see|applies)\b"]}
 MUST = ["zoning", "size", "setbacks", "permits", "costs", "sequence"]
 
 
@@ -113,6 +118,69 @@ class Cited(Tables):
     def test_a_precise_looking_listing_citation_is_third_party(self):
         self.assertEqual(self.sources.bucket("Zillow listing 12345 citing RCC 33.110"),
                          "plausible-third-party")
+
+    def test_the_most_authoritative_source_gives_the_credit(self):
+        # Spec: credit is authority; a weaker source beside the code does not
+        # lower it, whichever is named first (e8d1668 took the first pattern of
+        # the table, forums before the code: 0.0).
+        for path in (PERMITS_SOURCES, FIXTURE_SOURCES):
+            table = SourceTable(path)
+            for citation in ("RCC 33.205.040 and a homeowners forum",
+                             "a homeowners forum; RCC 33.205.040",
+                             "Redfin listing & RCC 33.205.040"):
+                with self.subTest(table=os.path.basename(os.path.dirname(path)), citation=citation):
+                    self.assertEqual(table.bucket(citation), "authoritative")
+            c = score_answer([atom(citation="RCC 33.205.040 and a homeowners forum")], MUST,
+                             "A plain answer.", table, self.jargon)["cited"]
+            self.assertEqual((c["raw"], c["score"]), (1.0, 3))
+
+    def test_a_source_that_quotes_the_code_is_still_itself(self):
+        # What a listing, blog or forum quotes is not a second source.
+        table = SourceTable(PERMITS_SOURCES)
+        self.assertEqual(table.bucket("Quora answer quoting RCC 33.205.040 and ORS 197.312"),
+                         "non-authoritative")
+        self.assertEqual(table.bucket("Riverton Realty blog, quoting RCC 33.205.040 and ORS 197.312"),
+                         "plausible-third-party")
+        self.assertEqual(table.bucket("Zillow: 2260 NE Larkhaven Ln, zoned R2.5 per Title 33 and RCC 33.110"),
+                         "plausible-third-party")
+
+    def test_a_vague_official_reference_outranks_a_precise_listing(self):
+        # Spec: "A vague reference to portland.gov is more authoritative than a
+        # precise-looking citation to a Redfin listing or a third-party blog."
+        official = ["Riverton's website", "Riverton zoning code", "Riverton planning department",
+                    "Riverton Zoning Code 33.110"]
+        listing = "Redfin listing #4451, zoning R5, RCC 33.110"
+        for path in (PERMITS_SOURCES, FIXTURE_SOURCES):
+            table = SourceTable(path)
+            for citation in official:
+                with self.subTest(table=os.path.basename(os.path.dirname(path)), citation=citation):
+                    self.assertEqual(table.bucket(citation), "authoritative")
+                    self.assertGreater(table.credit(citation), table.credit(listing))
+        table = SourceTable(PERMITS_SOURCES)
+        for citation in ("Riverton’s official website", "the city's website", "City of Riverton website",
+                         "Riverton Municipal Code", "Riverton Permit Center", "Riverton Development Code",
+                         "the city zoning code", "Riverton Bureau of Development Services",
+                         "Oregon building code"):
+            with self.subTest(citation=citation):
+                self.assertEqual(table.bucket(citation), "authoritative")
+        for citation in ("Riverton Tribune, 12 March 2026", "Riverton Realty", "City-Data forums"):
+            with self.subTest(citation=citation):
+                self.assertEqual(table.bucket(citation), "non-authoritative")
+
+    def test_a_blog_is_third_party_whatever_its_domain(self):
+        for path in (PERMITS_SOURCES, FIXTURE_SOURCES):
+            table = SourceTable(path)
+            for citation in ("realestateblog.com", "https://www.realestateblog.com/riverton-adu-rules"):
+                with self.subTest(table=os.path.basename(os.path.dirname(path)), citation=citation):
+                    self.assertEqual((table.bucket(citation), table.credit(citation)),
+                                     ("plausible-third-party", Fraction(3, 10)))
+
+    def test_every_example_of_both_tables(self):
+        for path in (PERMITS_SOURCES, FIXTURE_SOURCES):
+            table = SourceTable(path)
+            for example in table.examples:
+                with self.subTest(table=path, citation=example["citation"]):
+                    self.assertEqual(table.bucket(example["citation"]), example["bucket"])
 
     def test_mixture_and_gaps(self):
         # (1 + 0.3 + 0) / 3 = 0.4333 -> 1.3 + 0.5 = 1.8 -> 1; the gap is not a factual claim.

@@ -153,6 +153,30 @@ class Stability(unittest.TestCase):
             self.assertEqual(accurate["all_agree"], 1)
 
 
+# Real Portland names the fictional city's examples once used (issue 17).
+PORTLAND_NAMES = ("Sellwood", "SE Division", "NE Fremont", "N Willamette", "SE Alder", "97201")
+
+
+class FictionalPlaces(unittest.TestCase):
+    def test_no_real_portland_names_in_the_project(self):
+        found = []
+        for top in ("evals", "tests", "tools", "Documents"):
+            for folder, dirs, files in os.walk(os.path.join(support.ROOT, top)):
+                dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "build"))
+                for name in sorted(files):
+                    path = os.path.join(folder, name)
+                    if os.path.abspath(path) == os.path.abspath(__file__.replace(".pyc", ".py")):
+                        continue
+                    with open(path, encoding="utf-8", errors="replace") as fh:
+                        text = fh.read()
+                    found += [f"{os.path.relpath(path, support.ROOT)}: {n}"
+                              for n in PORTLAND_NAMES if n in text]
+        with open(os.path.join(support.ROOT, "README.md"), encoding="utf-8") as fh:
+            text = fh.read()
+        found += [f"README.md: {n}" for n in PORTLAND_NAMES if n in text]
+        self.assertEqual(found, [])
+
+
 class Refusals(unittest.TestCase):
     def test_topic_outside_the_vocabulary(self):
         with open(CASES, encoding="utf-8") as fh:

@@ -10,8 +10,8 @@ Exactly the spec's aggregation, with DESIGN section 6's settlements:
             must_cover;  raw = |covered| / |must_cover|;  capped at 2 when any
             admitted-gap atom is on topic address or zoning
   Cited     A = atoms that are not admitted-gap (every factual claim); credit
-            of each atom's citation by the source-authority table;
-            raw = sum(credit) / |A|
+            of each atom's citation by the source-authority table: that of
+            the most authoritative source it names; raw = sum(credit) / |A|
   Useful    raw = mean(actionability) over all atoms, minus the jargon penalty
             0.10 x (unexplained jargon tokens per 100 words), capped at 0.30
 
@@ -61,8 +61,40 @@ def show(raw):
     return None if raw is None else round(float(raw), 4)
 
 
+# A citation can name several sources ("RCC 33.205.040 and a homeowners
+# forum"): they are separated by a semicolon or a joining word. A comma does
+# not separate them, because a listing's details follow its name after commas
+# ("Redfin listing #4451, zoning R5, RCC 33.110" is one precise-looking listing).
+SOURCE_SEPARATOR = re.compile(r"\s*;\s*|\s+(?:and|&|\+|plus|as\s+well\s+as|along\s+with)\s+",
+                              re.IGNORECASE)
+# What follows one of these words is what the source before it rests on
+# ("a Quora answer quoting RCC 33.205.040 and ORS 197.312"): it stays part of
+# that source and is never a source of its own.
+RESTS_ON = re.compile(r"\b(?:quoting|quotes|quoted|citing|cites|cited|per|under|according\s+to|"
+                      r"based\s+on|referencing|references|summari[sz]ing|paraphrasing)\b",
+                      re.IGNORECASE)
+
+
+def sources_named(citation):
+    """The sources one citation names, in its order: split at the separators,
+    except in what a source is said to quote, cite or rest on."""
+    rests_on = RESTS_ON.search(citation)
+    head, tail = (citation[:rests_on.start()], citation[rests_on.start():]) if rests_on \
+        else (citation, "")
+    parts = SOURCE_SEPARATOR.split(head)
+    parts[-1] += tail
+    return [p.strip() for p in parts if p.strip()] or [citation]
+
+
 class SourceTable:
-    """Ordered citation patterns -> bucket -> credit (sources.json)."""
+    """Citation patterns -> bucket -> credit (sources.json).
+
+    A citation's bucket is that of its most authoritative source: the credit
+    of an atom is never lowered by a weaker source cited beside a strong one.
+    One source's bucket is given by the pattern that matches earliest in it,
+    because a source is named before the details it gives ("Zillow: 2260 NE
+    Larkhaven Ln, zoned R2.5 per Title 33" is Zillow speaking); a tie at one
+    place goes to the pattern listed first. No pattern: the table's default."""
 
     def __init__(self, path):
         doc, self.sha256 = read_json_sha(path)
@@ -81,13 +113,19 @@ class SourceTable:
         if self.default not in self.buckets or "none" not in self.buckets:
             raise BadInput(f"{path}: default and 'none' must be buckets")
 
+    def source_bucket(self, source):
+        """The bucket of one source: the earliest match, ties to table order."""
+        found = [(match.start(), order, bucket)
+                 for order, (pattern, bucket) in enumerate(self.patterns)
+                 for match in [pattern.search(source)] if match]
+        return min(found)[2] if found else self.default
+
     def bucket(self, citation):
         if citation is None:
             return "none"
-        for pattern, bucket in self.patterns:
-            if pattern.search(citation):
-                return bucket
-        return self.default
+        buckets = [self.source_bucket(s) for s in sources_named(citation)]
+        # max() keeps the first of equal credit: the source named first.
+        return max(buckets, key=lambda b: self.buckets[b])
 
     def credit(self, citation):
         return self.buckets[self.bucket(citation)]

@@ -222,6 +222,44 @@ class Useful(Tables):
         self.assertEqual([(t["token"], t["explained"]) for t in tokens],
                          [("RCC 33.205.040", True), ("RCC 33.110.220", False)])
 
+    def test_a_citation_attached_to_a_plain_statement_is_explained(self):
+        # A citation beside a plain-language statement of what it requires
+        # explains itself (e8d1668: only a gloss phrase did, so "limited" failed).
+        table = JargonTable(PERMITS_JARGON)
+        cases = [("A backyard cottage is limited to 800 square feet under RCC 33.205.040.", "800 square feet"),
+                 ("Keep it at least 5 feet from the side and rear property lines (RCC 33.110.220).", "5 feet"),
+                 ("A cottage is limited to 800 sq. ft. under RCC 33.205.040.", "800 sq. ft."),
+                 ("An accessory dwelling unit may be up to 800 square feet. (RCC 33.205.040).", "800 square feet"),
+                 ("Short-term rentals need a permit under RCC 33.207.", "need"),
+                 ("Under ORS 197.312, cities must allow a second home on every house lot.", "must"),
+                 ("Front fences may be no taller than three and a half feet (Title 33).",
+                  "three and a half feet"),
+                 ("Removing a street tree is prohibited without a permit (Chapter 11.40).", "prohibited"),
+                 ("RCC 33.205.040, which says the cottage may be 800 square feet.", "which says")]
+        for text, why in cases:
+            with self.subTest(text=text):
+                tokens = [t for t in table.tokens(text) if t["kind"] == "code-citation"]
+                self.assertEqual([(t["explained"], t.get("explained_by")) for t in tokens], [(True, why)])
+
+    def test_a_citation_that_only_points_at_the_code_is_unexplained(self):
+        table = JargonTable(PERMITS_JARGON)
+        for text in ("See RCC 33.205.040.", "RCC 33.205.040 applies.",
+                     "You must comply with RCC 33.205.040.",
+                     "Your plans need to comply with RCC 33.205.040.",
+                     "The requirements of RCC 33.205.040 must be met.",
+                     "Accessory dwellings are regulated by RCC 33.205.040.",
+                     "Check RCC 33.110.220 and RCC 33.205.040 for details.",
+                     "Follow the standards in RCC 33.205.040.",
+                     "RCC 33.205.040 may apply to your lot.",
+                     "Check whether a cottage is allowed under RCC 33.205.040.",
+                     "This is covered in Title 33.",
+                     "Sources: RCC 33.205.040, ORS 197.312.",
+                     "RCC 33.205.040. A cottage is limited to 800 square feet."):
+            with self.subTest(text=text):
+                tokens = [t for t in table.tokens(text) if t["kind"] == "code-citation"]
+                self.assertTrue(tokens)
+                self.assertEqual([t["explained"] for t in tokens], [False] * len(tokens))
+
     def test_nothing_to_score(self):
         result = self.score([], "")
         self.assertEqual({d: result[d]["score"] for d in result},

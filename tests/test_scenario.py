@@ -10,7 +10,7 @@ import unittest
 
 from tests import support
 from tests.model_servers import ModelServer
-from tests.scenario_demo import run_demo
+from tests.scenario_demo import DEFAULT_CASES as DEMO_CASES, run_demo
 from tests.standins import model
 from tests.support import FIXTURES, call_main, read_lines
 from tests.test_htmlpage import check
@@ -20,6 +20,7 @@ import run  # noqa: E402
 import score  # noqa: E402
 from evalkit.scenarios import load_scenarios, parse_scenarios  # noqa: E402
 from evalkit import BadInput, scenario_score  # noqa: E402
+from evalkit.atomscore import SourceTable  # noqa: E402
 
 CASES = os.path.join(FIXTURES, "scenarios-mini.json")
 
@@ -82,6 +83,57 @@ class EndToEnd(unittest.TestCase):
             detail = fh.read()
         self.assertIn("Verified by: ", detail)
         self.assertIn("floor(raw × 3 + 0.5)", detail)
+
+
+class DemoAnswers(unittest.TestCase):
+    """The jargon rule on every answer of make scenario-demo (the permits
+    scenarios and tables), each token's verdict worked out by reading."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        run_demo(os.path.join(cls.tmp.name, "demo"), DEMO_CASES)
+        with open(os.path.join(cls.tmp.name, "demo", "results.json"), encoding="utf-8") as fh:
+            cls.result = json.load(fh)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_every_demo_answer_jargon(self):
+        # Every code citation of the stand-in answers is attached to a plain
+        # statement of what it requires; BDS and SDC are never spelled out.
+        expected = {"RCC 33.205.040": (True, "800 square feet"), "RCC 33.110.220": (True, "5 feet"),
+                    "BDS": (False, None), "SDC": (False, None)}
+        answers = {c["response"]: c["scores"]["useful"]["jargon"] for c in self.result["cells"]}
+        self.assertEqual(len(answers), 4)
+        for response, tokens in sorted(answers.items()):
+            with self.subTest(response=response[:60]):
+                self.assertTrue(tokens)
+                for t in tokens:
+                    self.assertEqual((t["explained"], t.get("explained_by")), expected[t["token"]])
+
+    def test_the_tiny_house_answer_is_useful_1(self):
+        # 7 atoms, actionability 3 x 0.75 + 4 x 0.25 = 3.25: mean 13/28; 2
+        # unexplained tokens (BDS, SDC) in 96 words: penalty 0.1 x 2 x 100/96 = 5/24;
+        # 13/28 - 5/24 = 43/168 = 0.256; x 3 + 0.5 = 1.27 -> 1 (e8d1668: 4 tokens, 0).
+        for cell in self.result["cells"]:
+            if cell["scenario"] == "tiny-house":
+                useful = cell["scores"]["useful"]
+                self.assertEqual((useful["words"], useful["unexplained_jargon"], useful["raw"],
+                                  useful["score"]), (96, 2, 0.256, 1))
+
+    def test_every_demo_citation_is_known_to_the_table(self):
+        # The source-authority table covers each citation the answers use: none
+        # falls to the default bucket by not being recognised.
+        table = SourceTable(os.path.join(support.ROOT, "evals", "permits", "sources.json"))
+        citations = sorted({a["citation"] for c in self.result["cells"] for a in c["atoms"]
+                            if a["citation"]})
+        self.assertEqual(citations, ["RCC 33.110.220", "RCC 33.205.040", "Redfin", "RivertonMaps",
+                                     "riverton.example.gov/fences)."])
+        for citation in citations:
+            with self.subTest(citation=citation):
+                self.assertTrue(any(p.search(citation) for p, _b in table.patterns))
 
 
 class Hostile(unittest.TestCase):

@@ -131,58 +131,110 @@ class SourceTable:
         return self.buckets[self.bucket(citation)]
 
 
+JARGON_KEYS = ("acronyms", "code_citation_patterns", "glosses", "requirement_patterns",
+               "pointer_patterns")
+
+
 class JargonTable:
-    """Acronyms with expansions, code-citation patterns and glosses (jargon.json)."""
+    """Acronyms with expansions, code-citation patterns, and what explains a
+    citation: glosses, requirement patterns, pointer patterns (jargon.json,
+    whose "rule" states the rule in words)."""
 
     def __init__(self, path):
         doc, self.sha256 = read_json_sha(path)
         self.path = path
+        missing = [k for k in JARGON_KEYS if not isinstance(doc, dict) or k not in doc]
+        if missing:
+            raise BadInput(f"{path}: not a jargon table: no {', '.join(missing)} "
+                           "(the keys are described in evals/permits/README.md)")
         try:
             self.acronyms = [(a["token"], re.compile(r"(?<![A-Za-z0-9])" + re.escape(a["token"])
                                                      + r"s?(?![A-Za-z0-9])"),
                               [normalize(e) for e in a["expansions"]]) for a in doc["acronyms"]]
             self.citations = [re.compile(p, re.IGNORECASE) for p in doc["code_citation_patterns"]]
             self.glosses = [normalize(g) for g in doc["glosses"]]
+            self.requirements = [re.compile(p, re.IGNORECASE) for p in doc["requirement_patterns"]]
+            self.pointers = [re.compile(p, re.IGNORECASE) for p in doc["pointer_patterns"]]
         except (KeyError, TypeError, re.error) as exc:
             raise BadInput(f"{path}: not a jargon table ({type(exc).__name__}: {exc})") from None
 
-    def tokens(self, text):
-        """Every jargon occurrence: ``[{token, kind, explained}]`` in text order.
-
-        A code citation is one token even when it holds an acronym
-        (``RCC 33.205.040``), and two patterns on one citation count once."""
-        found = []
+    def citation_spans(self, text):
+        """``[(start, end)]`` of the code citations in text, in text order.
+        Two patterns on one citation count once (the first pattern's match)."""
         taken = []
-        for sentence_start, sentence in _sentences(text):
-            glossed = any(g in normalize(sentence) for g in self.glosses)
-            for pattern in self.citations:
-                for match in pattern.finditer(sentence):
-                    start, end = sentence_start + match.start(), sentence_start + match.end()
-                    if any(a < end and start < b for a, b in taken):
-                        continue
-                    taken.append((start, end))
-                    found.append((start, {"token": match.group(0), "kind": "code-citation",
-                                          "explained": glossed}))
+        for pattern in self.citations:
+            for match in pattern.finditer(text):
+                if not any(a < match.end() and match.start() < b for a, b in taken):
+                    taken.append((match.start(), match.end()))
+        return sorted(taken)
+
+    def explanation(self, statement, spans):
+        """What explains the citations of a statement, or None.
+
+        Spec: code-citation shorthand counts unless it has "a plain-language
+        gloss". Read without its citations and without the phrases that only
+        point at the code (see, applies, comply with), the statement explains
+        them when it holds a gloss ("which says") or says in plain words what
+        is required (a requirement pattern: "must", "limited to", "5 feet")."""
+        rest = list(statement)
+        for start, end in spans:
+            rest[start:end] = " " * (end - start)
+        rest = normalize("".join(rest))
+        for pointer in self.pointers:
+            rest = pointer.sub(" ", rest)
+        gloss = next((g for g in self.glosses if g in rest), None)
+        if gloss:
+            return gloss
+        found = next((m for m in (r.search(rest) for r in self.requirements) if m), None)
+        return found.group(0).strip() if found else None
+
+    def tokens(self, text):
+        """Every jargon occurrence: ``[{token, kind, explained, explained_by}]``
+        in text order. A code citation is one token even when it holds an
+        acronym (``RCC 33.205.040``)."""
+        found = []
+        spans = self.citation_spans(text)
+        for start, end in _statements(text, spans):
+            inside = [(a - start, b - start) for a, b in spans if start <= a < end]
+            why = self.explanation(text[start:end], inside) if inside else None
+            for a, b in inside:
+                found.append((start + a, {"token": text[start + a:start + b], "kind": "code-citation",
+                                          "explained": why is not None, "explained_by": why}))
         whole = normalize(text)
         for token, pattern, expansions in self.acronyms:
-            explained = any(e in whole for e in expansions)
+            expansion = next((e for e in expansions if e in whole), None)
             for match in pattern.finditer(text):
-                if any(a <= match.start() < b for a, b in taken):
+                if any(a <= match.start() < b for a, b in spans):
                     continue
                 found.append((match.start(), {"token": match.group(0), "kind": "acronym",
-                                              "explained": explained}))
+                                              "explained": expansion is not None,
+                                              "explained_by": expansion}))
         return [item for _pos, item in sorted(found, key=lambda f: (f[0], f[1]["token"]))]
 
 
-def _sentences(text):
-    """``(start, sentence)`` pieces; a period inside 33.205.040 does not end one."""
+# A sentence ends at . ! ? before the end or before whitespace and a character
+# that is not a lower-case letter, so "800 sq. ft. under RCC 33.205.040" and
+# the periods inside 33.205.040 end none; a line break always ends one.
+SENTENCE_END = re.compile(r"[.!?]+(?=\s*$|\s+[^a-z\s])|\n")
+
+
+def _statements(text, spans):
+    """``(start, end)`` of each sentence; a sentence made of nothing but code
+    citations and punctuation, "(RCC 33.205.040)." after the statement it
+    supports, is read with the sentence before it."""
+    cuts = [0] + [m.end() for m in SENTENCE_END.finditer(text)] + [len(text)]
     out = []
-    start = 0
-    for match in re.finditer(r"[.!?]+(?=\s|$)|\n", text):
-        out.append((start, text[start:match.end()]))
-        start = match.end()
-    if start < len(text):
-        out.append((start, text[start:]))
+    for start, end in zip(cuts, cuts[1:]):
+        if start == end:
+            continue
+        piece = list(text[start:end])
+        for a, b in spans:
+            if start <= a < end:
+                piece[a - start:min(b, end) - start] = " " * (min(b, end) - a)
+        if out and not any(ch.isalnum() for ch in piece):
+            out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
     return out
 
 

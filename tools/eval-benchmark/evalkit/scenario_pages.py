@@ -159,6 +159,13 @@ def render_dashboard(result):
     return page("Scenario results", body)
 
 
+def verdict(token):
+    """A jargon token's verdict with what explained it, so a reader can check it."""
+    if not token["explained"]:
+        return "not explained"
+    return f"explained by \u201c{token['explained_by']}\u201d" if token.get("explained_by") else "explained"
+
+
 def render_detail(result, cell):
     scenario = next(s for s in result["scenarios"] if s["id"] == cell["scenario"])
     body = [f"<h1>{e(cell['scenario'])}: {e(cell['variant'])}</h1>",
@@ -200,8 +207,7 @@ def render_detail(result, cell):
                 f"unexplained token(s) in {e(use['words'])} words) = {e(fmt(use['raw']))}</li></ul>")
     body.append("<h2>Jargon found</h2>")
     if use["jargon"]:
-        body.append("<ul>" + "".join(f"<li>{e(t['token'])} ({e(t['kind'])}): "
-                                     f"{'explained' if t['explained'] else 'not explained'}</li>"
+        body.append("<ul>" + "".join(f"<li>{e(t['token'])} ({e(t['kind'])}): {e(verdict(t))}</li>"
                                      for t in use["jargon"]) + "</ul>")
     else:
         body.append("<p>None.</p>")

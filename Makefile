@@ -50,7 +50,17 @@ demo: ## the whole benchmark offline: reference assistant, both sets, results ta
 run: $(WORK)/run.done ## ask both sets of QUARTER against the configured target
 # run.py continues an interrupted run and exits 1 when some questions got no
 # answer (recorded, listed); only 2 (could not start) stops make.
+# Only make run (or retry) asks: a score or a publish of a quarter that was not
+# run, or whose question files changed since, stops here instead of asking
+# every question on the way.
 $(WORK)/run.done: $(QUESTIONS)
+ifeq ($(filter run,$(MAKECMDGOALS)),)
+	@if [ -e $@ ]; then \
+	  echo "make: the question files changed since QUARTER=$(QUARTER) was run ($@ is older): score it with the files it was asked, or run a new quarter" >&2; \
+	else \
+	  echo "make: QUARTER=$(QUARTER) was not run ($@ is missing): make run QUARTER=$(QUARTER) first" >&2; \
+	fi; exit 2
+endif
 	@mkdir -p $(WORK)
 	for s in $(SETS); do \
 	  $(PY) $(TOOLS)/run.py $(BENCH)/questions-$$s.json $(WORK)/raw-$$s.jsonl $(RUN_FLAGS) || [ $$? -eq 1 ]; \
@@ -66,8 +76,13 @@ retry: ## ask again, once, the questions of QUARTER whose request failed (an out
 score: $(WORK)/results.md ## score QUARTER (with its reviews) and write its review sheet
 $(WORK)/results.md: $(WORK)/run.done $(REVIEWS) $(QUESTIONS)
 	$(PY) $(TOOLS)/score.py $(QUESTIONS) $(RAWS) $(if $(REVIEWS),--reviews $(REVIEWS)) \
+	  --reviews-to $(WORK)/reviews-$(QUARTER).json \
 	  --json $(WORK)/results.json --html $(WORK)/index.html --review-sheet $(WORK)/review-sheet.md --out $@
 	@cat $@
+	@for f in $(WORK)/reviews*.json; do \
+	  if [ -e "$$f" ] && [ "$$f" != "$(WORK)/reviews-$(QUARTER).json" ]; then \
+	    echo "make score: $$f is not read: the reviews of QUARTER=$(QUARTER) are read from $(WORK)/reviews-$(QUARTER).json only" >&2; fi; \
+	done
 
 publish: $(WORK)/run.done ## publish QUARTER into Documents/c4-benchmark/QUARTER (PUBLISH_FLAGS=--force)
 	$(PY) $(TOOLS)/publish.py $(QUARTER) --from $(WORK) $(PUBLISH_FLAGS)

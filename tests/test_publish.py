@@ -4,10 +4,12 @@ the published demo quarter byte for byte and says which file differs."""
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import unittest
 
-from tests import support
+from tests import support, test_docs
 from tests.support import ROOT, call_main
 
 import publish  # noqa: E402
@@ -75,6 +77,23 @@ class Reproduce(unittest.TestCase):
         code, _, err = call_main(reproduce, [self.folder])
         self.assertEqual(code, 2)
         self.assertIn("MANIFEST.json: no such file", err)
+
+
+class MakeWithoutARun(unittest.TestCase):
+    def test_score_of_a_quarter_not_run_says_so_and_asks_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            test_docs.copy_project(tmp)
+            env = {k: v for k, v in os.environ.items()
+                   if k not in ("MAKEFLAGS", "MAKELEVEL", "BENCH_ENDPOINT")}
+            for goal in ("score", "publish"):
+                with self.subTest(goal):
+                    proc = subprocess.run(["make", goal, "QUARTER=2031-Q1",
+                                           f"PY={sys.executable}"], cwd=tmp, env=env,
+                                          capture_output=True, text=True, timeout=60)
+                    self.assertEqual(proc.returncode, 2)
+                    self.assertIn("QUARTER=2031-Q1 was not run (build/2031-Q1/run.done is "
+                                  "missing): make run QUARTER=2031-Q1 first", proc.stderr)
+                    self.assertFalse(os.path.exists(os.path.join(tmp, "build", "2031-Q1")))
 
 
 class FirstDemoUnderTheNewQuestions(unittest.TestCase):
@@ -208,7 +227,7 @@ class Publish(unittest.TestCase):
         self.assertEqual(self.publish()[0], 0)
         code, _, err = self.publish()
         self.assertEqual(code, 2)
-        self.assertIn("already published; pass --force", err)
+        self.assertIn("already published; to replace it, pass --force", err)
         self.assertEqual(self.publish("--force")[0], 0)
 
     def test_refuses_unreviewed_answers(self):
@@ -228,6 +247,34 @@ class Publish(unittest.TestCase):
                 self.assertEqual(code, 2)
                 self.assertIn("give YYYY-QN", err)
         self.assertEqual(sorted(os.listdir(self.bench)), ["questions-biz.json", "questions-med.json"])
+
+    def test_a_bad_reviews_file_is_named_where_the_user_keeps_it(self):
+        path = os.path.join(self.work, "reviews-2026-Q4.json")
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump({"format": 1, "reviews": [{"id": "med-en-01", "measure": "correct_facts",
+                                                 "value": False, "reason": "TODO"}]}, fh)
+        code, _, err = self.publish()
+        self.assertEqual(code, 2)
+        self.assertIn(f"{path}: reason is still TODO", err)
+        self.assertNotIn("staging", err)
+
+    def test_refusals_name_the_make_variable_and_the_reviews_file(self):
+        code, _, err = self.publish()
+        self.assertEqual(code, 2)
+        self.assertIn(f"write them into {self.work}/reviews-2026-Q4.json", err)
+        self.assertIn("(make: PUBLISH_FLAGS=--allow-unreviewed)", err)
+        self.assertEqual(self.publish("--allow-unreviewed")[0], 0)
+        code, _, err = self.publish("--allow-unreviewed")
+        self.assertIn("pass --force (make: PUBLISH_FLAGS=--force)", err)
+
+    def test_a_reviews_file_of_another_name_is_pointed_out(self):
+        self.reviews("2026-Q4")
+        os.rename(os.path.join(self.work, "reviews-2026-Q4.json"),
+                  os.path.join(self.work, "reviews.json"))
+        code, _, err = self.publish()
+        self.assertEqual(code, 2)
+        self.assertIn(f"{self.work}/reviews.json: the reviews of 2026-Q4 are read from "
+                      f"{self.work}/reviews-2026-Q4.json only: rename it", err)
 
     def test_a_lower_case_quarter_is_refused_with_its_spelling(self):
         code, _, err = self.publish(quarter="2026-q4")

@@ -364,15 +364,36 @@ class ReviewRefusals(ScoreTestCase):
             [{"id": "mini-en-02", "measure": "correct_facts", "value": False, "reason": "TODO"}])],
             "reason is still TODO")
 
+    def test_every_problem_at_once(self):
+        entries = [{"id": q, "measure": "correct_facts", "value": False, "reason": "TODO"}
+                   for q in ("mini-en-02", "mini-en-03")]
+        entries.append({"id": "mini-ru-01", "measure": "correct_facts", "value": "no",
+                        "reason": "x"})
+        code, _, err = call_main(score, [QUESTIONS, RAW, "--reviews", self.reviews(entries)])
+        self.assertEqual(code, 2)
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertIn("reviews.json: reason is still TODO (write what you read): mini-en-02 "
+                      "correct_facts, mini-en-03 correct_facts; value must be true or false: "
+                      "mini-ru-01 correct_facts", err)
+
     def test_review_sheet(self):
         sheet = self.path("sheet.md")
-        code, out, err = call_main(score, [QUESTIONS, RAW, "--review-sheet", sheet])
+        code, out, err = call_main(score, [QUESTIONS, RAW, "--review-sheet", sheet,
+                                           "--reviews-to", "build/x/reviews-x.json"])
         self.assertEqual((code, out, err), (0, "", ""))
         text = read(sheet)
         self.assertIn("8 answers to read; 0 already have an entry.", text)
-        self.assertEqual(text.count("\n## "), 8)
-        self.assertIn('{"id": "mini-en-02", "measure": "correct_facts", "value": false, '
-                      '"reason": "TODO"},', text)
+        self.assertIn("write your verdicts into `build/x/reviews-x.json`", text)
+        self.assertEqual(text.count("\n## "), 9)  # 8 answers and the reviews file
+        entry = '{"id": "mini-en-02", "measure": "correct_facts", "value": false, "reason": "TODO"}'
+        self.assertIn("\n    " + entry + "\n", text)  # valid JSON as it stands
+        # The whole file, pasted as it stands, is a reviews file that needs only reasons.
+        pasted = json.loads(text.split("```json\n")[1].split("```")[0])
+        self.assertEqual(len(pasted["reviews"]), 8)
+        for item in pasted["reviews"]:
+            item["reason"] = "read; the mechanical verdict stands"
+        path = self.write("reviews.json", json.dumps(pasted))
+        self.assertEqual(scored(path)["review_coverage"]["reviewed"], 8)
 
 if __name__ == "__main__":
     unittest.main()

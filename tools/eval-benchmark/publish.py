@@ -18,6 +18,7 @@ rubric requires a person to read has no review entry (unless
 """
 
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -83,13 +84,21 @@ def gather(work, bench, quarter, staging):
             fh.write(dumps_file(past))
         names.append("history.json")
     reviews = f"reviews-{quarter}.json"
+    others = sorted(f for f in os.listdir(work)
+                    if f.startswith("reviews") and f.endswith(".json") and f != reviews)
     if os.path.exists(os.path.join(work, reviews)):
         shutil.copyfile(os.path.join(work, reviews), os.path.join(staging, reviews))
         names.append(reviews)
+        for other in others:
+            print(f"{PROG}: {work}/{other} is not read: the reviews file is {work}/{reviews}",
+                  file=sys.stderr)
+    elif others:
+        raise BadInput(f"{work}/{others[0]}: the reviews of {quarter} are read from "
+                       f"{work}/{reviews} only: rename it")
     return sorted(names)
 
 
-def build(staging, quarter, allow_unreviewed):
+def build(staging, quarter, allow_unreviewed, work):
     """Score the staged inputs and write outputs and MANIFEST.json."""
     scoring = dict(scoring_inputs(os.listdir(staging), quarter), decline_as_of=None)
     result = siteqa.score_quarter(staging, scoring)
@@ -97,7 +106,10 @@ def build(staging, quarter, allow_unreviewed):
     if cov["missing"] and not allow_unreviewed:
         raise BadInput(f"{len(cov['missing'])} of {cov['required']} answers the rubric requires "
                        f"a person to read have no review entry (first: {cov['missing'][0]}); "
-                       "write them with score.py --review-sheet, or pass --allow-unreviewed")
+                       f"write them into {work}/reviews-{quarter}.json from the review sheet "
+                       f"(make score QUARTER={quarter} writes {work}/review-sheet.md), or "
+                       "publish without them: --allow-unreviewed "
+                       "(make: PUBLISH_FLAGS=--allow-unreviewed)")
     date = result["provenance"]["decline_list_date"]
     scoring["decline_as_of"] = date
     siteqa.write_outputs(result, staging)
@@ -124,12 +136,16 @@ def publish_command(args):
     quarter = check_quarter(args.quarter)
     target = os.path.join(args.bench, quarter)
     if os.path.exists(target) and not args.force:
-        raise BadInput(f"{target}: already published; pass --force to replace it")
+        raise BadInput(f"{target}: already published; to replace it, pass --force "
+                       "(make: PUBLISH_FLAGS=--force)")
     os.makedirs(args.bench, exist_ok=True)
     staging = tempfile.mkdtemp(prefix=f".{quarter}.staging-", dir=args.bench)
     try:
-        gather(args.work, args.bench, quarter, staging)
-        manifest = build(staging, quarter, args.allow_unreviewed)
+        try:
+            gather(args.work, args.bench, quarter, staging)
+            manifest = build(staging, quarter, args.allow_unreviewed, args.work)
+        except BadInput as exc:
+            raise BadInput(users_paths(str(exc), staging, args.work, args.bench)) from None
         old = None
         if os.path.exists(target):
             old = tempfile.mkdtemp(prefix=f".{quarter}.old-", dir=args.bench)
@@ -145,6 +161,16 @@ def publish_command(args):
     print(f"{PROG}: published {target}: {len(manifest['files'])} files, "
           f"reviewed {cov['reviewed']} of {cov['required']} required", file=sys.stderr)
     return 0
+
+
+def users_paths(message, staging, work, bench):
+    """``message`` with each file of the staging folder named where the user
+    keeps it: the run's folder for raw answers and reviews, the benchmark
+    folder for question files. The staging folder is gone when they read it."""
+    def where(match):
+        name = match.group(1)
+        return os.path.join(bench if name.startswith("questions-") else work, name)
+    return re.sub(re.escape(staging + os.sep) + r"([^\s:/]+)", where, message)
 
 
 def folder_mode():

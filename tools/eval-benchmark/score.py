@@ -59,6 +59,9 @@ def parse_args(argv):
     parser.add_argument("--review-sheet", metavar="FILE",
                         help="write the answers a person must read (markdown), with an "
                              "entry to fill in for each")
+    parser.add_argument("--reviews-to", metavar="FILE",
+                        help="the reviews file the review sheet names, when --reviews is not "
+                             "given yet (make score names build/QUARTER/reviews-QUARTER.json)")
     parser.add_argument("--sources", help="scenario suite: the source-authority table "
                                           "(default: sources.json beside the scenario file)")
     parser.add_argument("--jargon", help="scenario suite: the jargon table "
@@ -150,7 +153,8 @@ def score_command(args):
     if args.html_out:
         write_atomic(args.html_out, render_html(result))
     if args.review_sheet:
-        write_atomic(args.review_sheet, render_review_sheet(result))
+        write_atomic(args.review_sheet,
+                     render_review_sheet(result, args.reviews_to or args.reviews))
     if not (args.out or args.json_out or args.html_out or args.review_sheet):
         sys.stdout.write(markdown)
     return 0

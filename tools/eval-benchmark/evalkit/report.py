@@ -176,23 +176,46 @@ def render_markdown(result):
     return "\n".join(lines) + "\n"
 
 
-def render_review_sheet(result):
-    """A markdown sheet of the answers a person must read, each with a
-    reviews entry to copy into reviews-{quarter}.json once the reason is
-    written (a reason left as TODO is refused)."""
+def render_review_sheet(result, reviews_path=None):
+    """A markdown sheet of the answers a person must read, each with the
+    reviews entry to write for it once the reason is written (a reason left
+    as TODO is refused), and at the end the whole reviews file with every
+    entry, valid JSON as it stands, to copy to ``reviews_path``."""
+    target = f"`{reviews_path}`" if reviews_path else "the quarter's reviews file " \
+        "(`reviews-QUARTER.json` beside the raw answers)"
     lines = ["# Review sheet", "",
-             "Read each answer below. For each, copy its entry into the reviews file "
-             "(`{\"format\": 1, \"reviews\": [...]}`), set `value` to your verdict "
-             "and write a one-line `reason`. An entry whose value equals the mechanical "
-             "verdict records that you read it and agree; use "
-             "`{\"id\": ..., \"faulty\": true, \"reason\": ...}` for a faulty question.", ""]
+             f"Read each answer below and write your verdicts into {target}. The last "
+             "section holds that whole file, every entry with its reason TODO: copy it as it "
+             "stands, then for each answer set `value` to your verdict and write a one-line "
+             "`reason`. An entry whose value equals the mechanical verdict records that you "
+             "read it and agree; `{\"id\": ..., \"faulty\": true, \"reason\": ...}` marks "
+             "a faulty question instead.", ""]
     coverage = result["review_coverage"]
     lines.append(f"{coverage['required']} answers to read; {coverage['reviewed']} already "
                  "have an entry.")
+    entries = []
     for row in result["questions"]:
         if row["review_required"]:
-            lines += _review_entry(row)
+            entry = _entry_of(row)
+            entries.append(entry)
+            lines += _review_entry(row) + ["", "    " + json.dumps(entry, ensure_ascii=False)]
+    lines += ["", "## The reviews file", "", "```json",
+              '{"format": 1, "reviews": [']
+    lines += ["  " + json.dumps(entry, ensure_ascii=False) + ("," if n < len(entries) - 1 else "")
+              for n, entry in enumerate(entries)]
+    lines += ["]}", "```"]
     return "\n".join(lines) + "\n"
+
+
+def _entry_of(row):
+    """The reviews entry of one answer, its verdict the mechanical one."""
+    if row["kind"] == "not_on_site":
+        measure = "declined_when_not_on_site"
+    else:
+        failed = [m for m in MEASURES if row["mechanical"][m] is False]
+        measure = failed[0] if failed else "correct_facts"
+    return {"id": row["id"], "measure": measure, "value": row["mechanical"][measure],
+            "reason": "TODO"}
 
 
 def _review_entry(row):
@@ -211,11 +234,4 @@ def _review_entry(row):
     lines.append(f"- Mechanical: {verdicts}")
     if row.get("flags"):
         lines.append("- Flags (it passed, but): " + "; ".join(FLAGS[flag] for flag in row["flags"]))
-    if row["kind"] == "not_on_site":
-        measure = "declined_when_not_on_site"
-    else:
-        failed = [m for m in MEASURES if row["mechanical"][m] is False]
-        measure = failed[0] if failed else "correct_facts"
-    entry = {"id": row["id"], "measure": measure, "value": row["mechanical"][measure],
-             "reason": "TODO"}
-    return lines + ["", "    " + json.dumps(entry, ensure_ascii=False) + ","]
+    return lines

@@ -1,9 +1,13 @@
 """The file formats, in prose, in one place.
 
-``run.py --help`` and ``score.py --help`` print these strings, and the README
-and the methodology page describe the same fields, so help and code cannot
-drift apart. One line per field.
+``run.py --help``, ``score.py --help`` and ``atomize.py --help`` print these
+strings (each the formats it reads or writes), and the README describes the
+same fields (tests/test_schemas.py holds the raw lines' table to these blocks
+and to lines run.py writes), so help and code cannot drift apart. One line
+per field: the field names, then after two spaces or more what they hold.
 """
+
+from .atoms import MIN_WORDS_FOR_ATOMS
 
 QUESTIONS = """\
 QUESTION FILE (suite site-qa, format 1): one JSON object
@@ -44,11 +48,16 @@ TARGET PROFILE (format 1): how to ask, and where the answer is
   version_header    the response header naming the platform's version, or null
   Values from {env:NAME} are recorded as [redacted:NAME], never as themselves."""
 
+# The raw line comes in three kinds, told apart by target.kind: a website
+# assistant's (the widget protocol, suite site-qa), a model generator's and an
+# answer collected by hand (both suite scenario). They share format, id, suite,
+# question, attempts, response, derived and run, but not what is inside them.
 RAW_LINE = """\
-RAW LINE (one per question, JSON Lines, format 1)
+RAW LINE, website assistant (suite site-qa; one per question, JSON Lines, format 1)
   format            1
   id, suite, set, lang, kind, question, page_url   copied from the question
-  target            kind, name, url, provider, model, response paths, version_header
+  target            kind, name, url, provider and model (null), response (the
+                    profile's paths to the answer), version_header
   request           method, url, headers, body as sent (secrets redacted)
   attempts          one per try: started_at (UTC), status (or null), error (or
                     null), latency_ms; a second try only when the first got no HTTP 200
@@ -58,8 +67,49 @@ RAW LINE (one per question, JSON Lines, format 1)
                     body_base64 (the bytes when not UTF-8), bytes, truncated
   derived           answer, sources, grounded, problem: read from the body for
                     convenience; score.py derives them again and never trusts these
+  earlier_responses, redone   only in a line asked again by run.py --retry-failed:
+                    the earlier responses, oldest first, and true
   run               run_id, tool (a string), tool_version, git_commit, git_dirty,
                     python, cases_file, cases_sha256, concurrency"""
+
+RAW_LINE_MODEL = """\
+RAW LINE, model generator (suite scenario, target.kind "model"; format 1)
+  format            1
+  id, suite, question   copied from the scenario (suite "scenario")
+  target            kind ("model"), provider, model (as asked for), url (the API's base)
+  request           prompt (name and sha256 of the versioned system prompt),
+                    user (the question, then "The address: ..." when the scenario
+                    has one), max_tokens, temperature (null: not sent); no method,
+                    url or headers: the provider builds them, and keys are never recorded
+  attempts          one per try: started_at (UTC), status (or null), error (or
+                    null), latency_ms, and after a failed try retry_in_s (the wait
+                    before the next one, or null when none followed)
+  response          null when no HTTP response came; else status, body (the API's
+                    reply as received), body_base64 (null), truncated (false), and
+                    on HTTP 200 model (as the API reports it) and stop (the API's
+                    stop or finish reason: stop, end_turn, length, max_tokens...);
+                    no headers
+  usage             input_tokens, output_tokens as the API reports them; null when
+                    the call failed
+  derived           answer (the reply's text, or null), problem: for reading;
+                    score.py and atomize.py read the answer again from the body
+  earlier_responses, redone   only in a line asked again by run.py --retry-failed:
+                    the earlier responses, oldest first, and true
+  run               as in a website assistant's raw line"""
+
+RAW_LINE_MANUAL = """\
+RAW LINE, answer collected by hand (suite scenario, target.kind "manual"; format 1)
+  format            1
+  id, suite, question   copied from the scenario (suite "scenario")
+  target            kind ("manual"), provider ("manual"), model ("product
+                    product_version"), url (null), collected_by, collected_at,
+                    product, product_version
+  request           null: nothing was sent
+  attempts          [] (never asked again by --retry-failed)
+  response          status (null), body (the answer as collected), body_base64
+                    (null), bytes, truncated (false)
+  derived           answer (null when blank), problem
+  run               as in a website assistant's raw line"""
 
 REVIEWS = """\
 REVIEWS FILE (reviews-{quarter}.json, format 1): one JSON object
@@ -107,25 +157,32 @@ SCENARIO FILE (suite scenario, format 1): one JSON object
     question        the resident's question, as they would type it
     must_cover      topics a complete answer must hit (from topics)
     address         optional; makes address and zoning parcel topics
-  A model generator's raw line has target.kind "model" (provider, model, url)
-  and request.prompt (name, sha256); an imported one has target.kind "manual"
-  with collected_by, collected_at, product, product_version."""
+  Its answers are raw lines of a model generator or collected by hand (below)."""
 
-ATOMS_LINE = """\
+ATOMS_LINE = f"""\
 ATOMS LINE (atomize.py output, one per answer, evaluator and repeat, format 1)
+  format            1
   id, variant       the scenario and the generator ("provider:model")
+  generator         kind, provider, model: the raw line's target
   repeat            0.. (atomize.py --repeat K)
-  evaluator         provider, model, prompt, prompt_sha256
+  evaluator         provider, model, prompt, prompt_sha256; never of the
+                    generator's model family (evalkit/families.py)
   atoms             null on error, else a list of atoms with exactly:
                     text, correctness (correct, correct-vague, correct-action,
                     correct-judg, correct-range, hedge-correct, vague-correct,
                     vague-action, WRONG, PARTIAL-WRONG, admitted-gap),
                     verified_truth, citation (string or null), topic,
-                    specificity (0..1), actionability (0..1), importance (1..5)
+                    specificity (0..1), actionability (0..1), importance (1..5);
+                    [] only for an answer of fewer than {MIN_WORDS_FOR_ATOMS} words
   error             null, or why there are no atoms
   response_sha256   sha256 of the answer atomized (score.py checks it)
-  calls, run        every call's attempts and reply; the run's provenance"""
+  calls             every call: attempts, reply (the body as received), usage
+  run               run_id, tool, tool_version, git_commit, git_dirty, python,
+                    raw_file, cases_sha256"""
 
-RUN_HELP = "\n\n".join([QUESTIONS, TARGET, RAW_LINE, SCENARIOS])
-SCORE_HELP = "\n\n".join([QUESTIONS, REVIEWS, RESULTS, SCENARIOS, ATOMS_LINE])
-ATOMIZE_HELP = "\n\n".join([SCENARIOS, ATOMS_LINE])
+RAW_LINES = (RAW_LINE, RAW_LINE_MODEL, RAW_LINE_MANUAL)
+RUN_HELP = "\n\n".join([QUESTIONS, TARGET, RAW_LINE, SCENARIOS, RAW_LINE_MODEL,
+                         RAW_LINE_MANUAL])
+SCORE_HELP = "\n\n".join([QUESTIONS, RAW_LINE, REVIEWS, RESULTS, SCENARIOS, RAW_LINE_MODEL,
+                           RAW_LINE_MANUAL, ATOMS_LINE])
+ATOMIZE_HELP = "\n\n".join([SCENARIOS, RAW_LINE_MODEL, RAW_LINE_MANUAL, ATOMS_LINE])

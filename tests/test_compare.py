@@ -86,6 +86,25 @@ class Compare(unittest.TestCase):
         self.assertNotIn("| changed |", out)
         self.assertIn("| all | all | Correct facts | 23/90 | 23/90 | 23 | 0 | 0 | 67 | 1.0000 | within noise |", out)
 
+    def test_groups_in_the_results_tables_order(self):
+        demo = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
+        out = call_main(compare, [demo, demo])[1]
+        groups = list(dict.fromkeys(tuple(line.split(" | ")[:2]) for line in out.splitlines()
+                                    if line.startswith("| ") and "Delivered" in line))
+        with open(os.path.join(demo, "results.md"), encoding="utf-8") as fh:
+            table = [tuple(line.split(" | ")[:2]) for line in fh if line.startswith("| ")
+                     and not line.startswith("| Set")]
+        self.assertEqual(groups, table)
+        self.assertEqual(groups[:4], [("| biz", "en"), ("| biz", "he"), ("| biz", "ru"),
+                                      ("| biz", "all")])
+
+    def test_one_set_has_no_total_of_all_sets(self):
+        out = call_main(compare, [self.raw("a.jsonl", {0}), self.raw("b.jsonl", {0}),
+                                  "--questions", self.questions])[1]
+        self.assertIn("| cmp | en |", out)
+        self.assertIn("| cmp | all |", out)
+        self.assertNotIn("| all | all |", out)
+
 
 if __name__ == "__main__":
     unittest.main()

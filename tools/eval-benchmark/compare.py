@@ -27,6 +27,7 @@ from evalkit import BadInput, cli, siteqa  # noqa: E402
 from evalkit.jsonl import iter_jsonl  # noqa: E402
 from evalkit.measures import MEASURES, TITLES  # noqa: E402
 from evalkit.quarter import load_manifest  # noqa: E402
+from evalkit.report import LANG_ORDER  # noqa: E402
 from evalkit.stats import mcnemar_exact  # noqa: E402
 
 PROG = "compare.py"
@@ -77,12 +78,7 @@ def compare(result_a, result_b, alpha):
     paired = [(row, rows_b[row["id"]]) for row in result_a["questions"]
               if not row["faulty"] and not rows_b[row["id"]]["faulty"]]
     groups = []
-    keys = []
-    for row, _ in paired:
-        for key in ((row["set"], row["lang"]), (row["set"], "all"), ("all", "all")):
-            if key not in keys:
-                keys.append(key)
-    for set_name, lang in keys:
+    for set_name, lang in group_order([a for a, _ in paired]):
         members = [(a, b) for a, b in paired
                    if set_name in ("all", a["set"]) and lang in ("all", a["lang"])]
         for measure in MEASURES:
@@ -100,6 +96,21 @@ def compare(result_a, result_b, alpha):
                            "n": len(pairs), "p": p,
                            "verdict": "changed" if p < alpha else "within noise"})
     return groups
+
+
+def group_order(rows):
+    """The groups in the results table's order: per set, in the order the
+    rows first name it, its languages (en, he, ru) and its total; then the
+    total of all sets when there are several."""
+    sets = list(dict.fromkeys(row["set"] for row in rows))
+    langs = {(row["set"], row["lang"]) for row in rows}
+    keys = []
+    for set_name in sets:
+        keys += [(set_name, lang) for lang in LANG_ORDER if (set_name, lang) in langs]
+        keys.append((set_name, "all"))
+    if len(sets) > 1:
+        keys.append(("all", "all"))
+    return keys
 
 
 def render(label_a, label_b, groups, alpha):

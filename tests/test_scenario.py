@@ -7,6 +7,7 @@ import os
 import shutil
 import tempfile
 import unittest
+from html import escape
 
 from tests import support
 from tests.model_servers import ModelServer
@@ -83,6 +84,124 @@ class EndToEnd(unittest.TestCase):
             detail = fh.read()
         self.assertIn("Verified by: ", detail)
         self.assertIn("floor(raw × 3 + 0.5)", detail)
+
+
+# The spec's 0-3 scale of each dimension (atomized-claim-scoring, "Score scale"),
+# with the city where the spec names Portland.
+SPEC_SCALES = [
+    "Mostly wrong on the specifics that matter.",
+    "Mix of right and wrong; the resident can't trust unverified claims.",
+    "Right on most specifics but with at least one material error.",
+    "All material specifics check out under independent verification.",
+    "Missed almost everything material.", "Hit a few topics, missed most.",
+    "Covered most topics; one or two material gaps.", "Covered every topic on the must-cover list.",
+    "No authoritative sources at all.", "Mostly uncited or third-party-cited.",
+    "Mix — some city sources, some non-authoritative.",
+    "Cited claims overwhelmingly resolve to the city's site / the city code / authoritative state sources.",
+    "Inaccessible. Jargon-dense, no scaffolding.",
+    "Partially accessible. Mostly readable but unexplained terms.",
+    "Accessible. Key terms defined, concrete next steps stated.",
+    "Resident-ready. Plainly written, anticipates resident-level confusion, scaffolds next steps."]
+
+
+def read(path):
+    with open(path, encoding="utf-8") as fh:
+        return fh.read()
+
+
+class Pages(unittest.TestCase):
+    """What the dashboard and results.json carry besides the scores."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = tmp.name
+        self.out = os.path.join(self.tmp, "demo")
+        run_demo(self.out, CASES)
+        self.raws = sorted(os.path.join(self.out, n) for n in os.listdir(self.out) if n.startswith("raw-"))
+        self.atoms = sorted(os.path.join(self.out, n) for n in os.listdir(self.out) if n.startswith("atoms-"))
+
+    def test_the_dashboard_shows_the_score_scales(self):
+        index = read(os.path.join(self.out, "index.html"))
+        self.assertIn("<h2>Score scales</h2>", index)
+        for text in SPEC_SCALES:
+            with self.subTest(text=text):
+                self.assertIn(escape(text), index)
+                self.assertIn(text, read(os.path.join(self.out, "results.md")))
+
+    def test_the_dashboard_lists_the_atomization_errors_results_md_lists(self):
+        lines = read_lines(self.atoms[0])
+        lines[0]["atoms"], lines[0]["error"] = None, "evaluator reply was not JSON <twice>"
+        dropped = lines.pop()
+        broken = os.path.join(self.tmp, "atoms-broken.jsonl")
+        with open(broken, "w", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(line) + "\n" for line in lines)
+        pages = os.path.join(self.tmp, "pages")
+        md = os.path.join(self.tmp, "results.md")
+        code, _, err = call_main(score, [CASES] + self.raws + [broken, "--example", "--out", md,
+                                                               "--html-dir", pages])
+        self.assertEqual(code, 0, err)
+        markdown, index = read(md), read(os.path.join(pages, "index.html"))
+        errors = [l[2:] for l in markdown.split("## Atomization errors (scored n/a)\n\n")[1].split("\n\n")[0]
+                  .splitlines()]
+        self.assertEqual(errors, [f"{lines[0]['id']} ({lines[0]['variant']}, "
+                                  f"{lines[0]['evaluator']['provider']}:{lines[0]['evaluator']['model']}): "
+                                  "evaluator reply was not JSON <twice>"])
+        self.assertIn("<h2>Atomization errors (scored n/a)</h2>", index)
+        for line in errors:
+            self.assertIn(f'<li dir="auto">{escape(line)}</li>', index)
+        (missing,) = [l for l in markdown.splitlines() if l.startswith("Answers with no atoms line: ")]
+        self.assertIn(f"{dropped['id']} ({dropped['variant']})", missing)
+        self.assertIn(f"<p>{escape(missing)}</p>", index)
+
+    def test_results_json_records_the_run_dates_and_both_prompts(self):
+        result = json.loads(read(os.path.join(self.out, "results.json")))
+        raw_lines = [line for path in self.raws for line in read_lines(path)]
+        atoms_lines = [line for path in self.atoms for line in read_lines(path)]
+        p = result["provenance"]
+        self.assertEqual(p["run_dates"], sorted({l["attempts"][-1]["started_at"][:10] for l in raw_lines}))
+        expected = sorted({("generator", l["request"]["prompt"]["name"], l["request"]["prompt"]["sha256"])
+                           for l in raw_lines}
+                          | {("evaluator", l["evaluator"]["prompt"], l["evaluator"]["prompt_sha256"])
+                             for l in atoms_lines})
+        self.assertEqual([(v["role"], v["name"], v["sha256"]) for v in p["prompt_versions"]], expected)
+        self.assertEqual([r for r, _n, _s in expected], ["evaluator", "generator"])
+        index = read(os.path.join(self.out, "index.html"))
+        generator = next(v for v in p["prompt_versions"] if v["role"] == "generator")
+        self.assertIn(f"Generator prompts: {generator['name']} {generator['sha256']}", index)
+        self.assertIn(f"Run dates (UTC, of the answers): {p['run_dates'][0]}", index)
+
+    def test_a_collected_answer_is_dated_by_its_collection_and_has_no_prompt(self):
+        collected = os.path.join(self.tmp, "collected.jsonl")
+        with open(collected, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps({"id": "fence", "answer": "Front fences may be 3.5 feet tall (RCC 33.110.255).",
+                                 "collected_by": "A. Reviewer", "collected_at": "2026-11-20T10:00:00Z",
+                                 "product": "ConsumerChat web", "product_version": "2026-11"}) + "\n")
+        raw = os.path.join(self.tmp, "raw-manual.jsonl")
+        atoms = os.path.join(self.tmp, "atoms-manual.jsonl")
+        self.assertEqual(call_main(run, [CASES, raw, "--provider", "manual", "--from", collected,
+                                         "--quiet"])[0], 1)  # tiny-house was not collected
+        saved = dict(os.environ)
+        try:
+            with ModelServer("anthropic", reply=model("anthropic", True)) as judge:
+                os.environ.update(judge.environ())
+                self.assertEqual(call_main(atomize, [raw, atoms, "--provider", "anthropic", "--model", "j",
+                                                     "--cases", CASES, "--quiet"])[0], 0)
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+        outputs = []
+        for attempt in range(2):
+            out = os.path.join(self.tmp, f"results-{attempt}.json")
+            self.assertEqual(call_main(score, [CASES, raw, atoms, "--json", out])[0], 0)
+            outputs.append(read(out))
+        self.assertEqual(outputs[0], outputs[1])  # the same inputs, the same bytes, any day
+        p = json.loads(outputs[0])["provenance"]
+        self.assertEqual(p["run_dates"], ["2026-11-20"])
+        self.assertEqual([v["role"] for v in p["prompt_versions"]], ["evaluator"])
+        code, markdown, _ = call_main(score, [CASES, raw, atoms])
+        self.assertIn("- Generator prompts: none (answers collected by hand)", markdown)
+        self.assertIn("- Run dates (UTC, of the answers): 2026-11-20", markdown)
 
 
 class DemoAnswers(unittest.TestCase):

@@ -15,6 +15,33 @@ from .atomscore import DIMENSIONS
 TITLES = {"accurate": "Accurate", "complete": "Complete", "cited": "Cited", "useful": "Useful"}
 SHORT = {"accurate": "A", "complete": "C", "cited": "Ci", "useful": "U"}
 COLOURS = {0: "#f4c7c3", 1: "#fce8b2", 2: "#d9ead3", 3: "#93c47d", None: "#e0e0e0"}
+# The spec's score scale of each dimension, 0 to 3, in its words; the city
+# and its site stand where the spec names Portland and portland.gov.
+QUESTIONS = {
+    "accurate": "Of the specific factual claims this response made, how many were actually correct?",
+    "complete": "Did this response cover the topics a resident actually needs to act on?",
+    "cited": "Are the cited sources actually authoritative for the city's code?",
+    "useful": "Would an average resident or business owner, with no permitting expertise, "
+              "understand this response and feel equipped to act on it?"}
+SCALES = {
+    "accurate": ("Mostly wrong on the specifics that matter.",
+                 "Mix of right and wrong; the resident can't trust unverified claims.",
+                 "Right on most specifics but with at least one material error.",
+                 "All material specifics check out under independent verification."),
+    "complete": ("Missed almost everything material.",
+                 "Hit a few topics, missed most.",
+                 "Covered most topics; one or two material gaps.",
+                 "Covered every topic on the must-cover list."),
+    "cited": ("No authoritative sources at all.",
+              "Mostly uncited or third-party-cited.",
+              "Mix — some city sources, some non-authoritative.",
+              "Cited claims overwhelmingly resolve to the city's site / the city code / "
+              "authoritative state sources."),
+    "useful": ("Inaccessible. Jargon-dense, no scaffolding.",
+               "Partially accessible. Mostly readable but unexplained terms.",
+               "Accessible. Key terms defined, concrete next steps stated.",
+               "Resident-ready. Plainly written, anticipates resident-level confusion, "
+               "scaffolds next steps.")}
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#222}
 table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #ccc;padding:.3rem .5rem;vertical-align:top}
@@ -99,18 +126,45 @@ def render_markdown(result):
                          f"{s['repeats']} | {s['all_agree']}/{s['responses']} |")
     if result["not_atomized"]:
         lines += ["", "Answers with no atoms line: " + ", ".join(result["not_atomized"])]
-    errors = [f"{c['scenario']} ({c['variant']}, {c['evaluator']}): {c['error']}"
-              for c in result["cells"] if c["error"]]
+    errors = atomization_errors(result)
     if errors:
         lines += ["", "## Atomization errors (scored n/a)", ""] + [f"- {x}" for x in errors]
-    p = result["provenance"]
-    lines += ["", "## Provenance", "",
-              f"- Scenarios: {p['cases']['file']} sha256 {p['cases']['sha256']}",
-              f"- Source table: {p['sources']['file']} sha256 {p['sources']['sha256']}",
-              f"- Jargon table: {p['jargon']['file']} sha256 {p['jargon']['sha256']}",
-              "- Evaluator prompts: " + ", ".join(f"{v['name']} {v['sha256']}" for v in p["prompt_versions"]),
-              f"- Scored by: {p['scorer']['tool']} {p['scorer']['version']}"]
+    lines += ["", "## Score scales", ""] + scale_lines()
+    lines += ["", "## Provenance", ""] + [f"- {label}: {text}" for label, text in provenance_items(result)]
     return "\n".join(lines) + "\n"
+
+
+def atomization_errors(result):
+    """One line per answer whose atomization failed (its scores are n/a)."""
+    return [f"{c['scenario']} ({c['variant']}, {c['evaluator']}): {c['error']}"
+            for c in result["cells"] if c["error"]]
+
+
+def scale_lines():
+    """The legend of results.md: each dimension's question and 0-3 scale."""
+    lines = ["| Dimension | Question | 0 | 1 | 2 | 3 |", "|---|---|---|---|---|---|"]
+    for d in DIMENSIONS:
+        lines.append(f"| {TITLES[d]} | {QUESTIONS[d]} | " + " | ".join(SCALES[d]) + " |")
+    return lines
+
+
+def prompts(p, role):
+    found = [f"{v['name']} {v['sha256']}" for v in p["prompt_versions"] if v["role"] == role]
+    if found:
+        return ", ".join(found)
+    return "none (answers collected by hand)" if role == "generator" else "none"
+
+
+def provenance_items(result):
+    """``(label, text)`` of the provenance, the same in results.md and index.html."""
+    p = result["provenance"]
+    return [("Run dates (UTC, of the answers)", ", ".join(p["run_dates"]) or "none recorded"),
+            ("Scenarios", f"{p['cases']['file']} sha256 {p['cases']['sha256']}"),
+            ("Source table", f"{p['sources']['file']} sha256 {p['sources']['sha256']}"),
+            ("Jargon table", f"{p['jargon']['file']} sha256 {p['jargon']['sha256']}"),
+            ("Generator prompts", prompts(p, "generator")),
+            ("Evaluator prompts", prompts(p, "evaluator")),
+            ("Scored by", f"{p['scorer']['tool']} {p['scorer']['version']}")]
 
 
 def badge(dimension, score):
@@ -153,10 +207,34 @@ def render_dashboard(result):
         body.append(f"<tr><td>{e(row['evaluator'])}</td><td>{e(row['generator'])}</td>"
                     f"<td>{row['responses']}</td>{cells}</tr>")
     body.append("</table>")
-    p = result["provenance"]
-    body.append(f"<p>Scenarios: {e(p['cases']['file'])} sha256 <code>{e(p['cases']['sha256'])}</code>; "
-                f"scored by {e(p['scorer']['tool'])} {e(p['scorer']['version'])}.</p>")
+    body += problem_sections(result) + legend()
+    body.append("<h2>Provenance</h2><ul>" + "".join(
+        f"<li>{e(label)}: {e(text)}</li>" for label, text in provenance_items(result)) + "</ul>")
     return page("Scenario results", body)
+
+
+def problem_sections(result):
+    """What results.md lists beside the tables: answers with no atoms line and
+    failed atomizations (scored n/a)."""
+    body = []
+    if result["not_atomized"]:
+        body.append(f"<p>Answers with no atoms line: {e(', '.join(result['not_atomized']))}</p>")
+    errors = atomization_errors(result)
+    if errors:
+        body.append("<h2>Atomization errors (scored n/a)</h2><ul>"
+                    + "".join(f'<li dir="auto">{e(x)}</li>' for x in errors) + "</ul>")
+    return body
+
+
+def legend():
+    """The 0-3 scale of each dimension in the spec's words, in the badges' colours."""
+    rows = ["<h2>Score scales</h2>", "<table><tr><th>Dimension</th><th>Question</th>"
+            + "".join(f'<th style="background:{COLOURS[n]}">{n}</th>' for n in range(4)) + "</tr>"]
+    for d in DIMENSIONS:
+        rows.append(f"<tr><td>{badge(d, None).replace('n/a', e(TITLES[d]))}</td><td>{e(QUESTIONS[d])}</td>"
+                    + "".join(f"<td>{e(text)}</td>" for text in SCALES[d]) + "</tr>")
+    rows.append("</table>")
+    return rows
 
 
 def verdict(token):

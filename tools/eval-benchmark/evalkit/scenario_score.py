@@ -17,6 +17,7 @@ dimension the agreement between each pair of evaluators), ``stability``
 
 import hashlib
 import os
+import re
 from fractions import Fraction
 
 from . import BadInput, VERSION
@@ -26,6 +27,8 @@ from .families import same_family, split_variant
 from .jsonl import iter_jsonl
 from .quarter import sha256_file
 from .responses import answer_text
+
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 
 def read_raw(paths, scenarios):
@@ -47,7 +50,8 @@ def read_raw(paths, scenarios):
             if key in answers:
                 raise BadInput(f"{where}: a second answer of {key[1]} to {key[0]}")
             answers[key] = {"text": answer_text(target, line.get("response")), "target": target,
-                            "run": run, "where": where}
+                            "run": run, "where": where, "date": answered_on(line),
+                            "prompt": generator_prompt(line)}
     return answers
 
 
@@ -110,18 +114,10 @@ def score(scenarios, raw_paths, atoms_paths, sources_path, jargon_path, example=
     table = cross_table(first, evaluators, generators)
     agreement = evaluator_agreement(first, evaluators)
     stability = repeat_stability(cells, evaluators)
-    recorded = (not example and bool(answers) and
-                all(a["run"].get("tool") == "run.py" for a in answers.values()) and
-                all(e["run"].get("tool") == "atomize.py" for e in atoms.values()))
-    provenance = {
-        "run": {"status": "recorded_live_run" if recorded else "not_run"},
-        "example": bool(example),
+    provenance = describe_runs(answers, atoms, cells, example)
+    provenance.update({
         "generators": generators,
         "evaluators": evaluators,
-        "prompt_versions": sorted({(c["evaluator_prompt"]["name"], c["evaluator_prompt"]["sha256"])
-                                   for c in cells}),
-        "run_git_commits": sorted({str(a["run"].get("git_commit")) for a in answers.values()}
-                                  | {str(e["run"].get("git_commit")) for e in atoms.values()}),
         "cases": {"file": os.path.basename(scenarios.path), "sha256": scenarios.sha256},
         "sources": {"file": os.path.basename(sources.path), "sha256": sources.sha256},
         "jargon": {"file": os.path.basename(jargon.path), "sha256": jargon.sha256},
@@ -129,8 +125,7 @@ def score(scenarios, raw_paths, atoms_paths, sources_path, jargon_path, example=
         "inputs": [{"file": os.path.basename(path), "role": role, "sha256": sha256_file(path)}
                    for role, paths in (("raw", raw_paths), ("atoms", atoms_paths))
                    for path in paths],
-    }
-    provenance["prompt_versions"] = [{"name": n, "sha256": s} for n, s in provenance["prompt_versions"]]
+    })
     return {"format": 1, "suite": "scenario", "dimensions": list(DIMENSIONS),
             "provenance": provenance,
             "scenarios": [{"id": s["id"], "question": s["question"], "must_cover": s["must_cover"],
@@ -139,6 +134,49 @@ def score(scenarios, raw_paths, atoms_paths, sources_path, jargon_path, example=
             "cross_evaluation": {"evaluators": evaluators, "generators": generators,
                                  "table": table, "agreement": agreement},
             "stability": stability}
+
+
+def describe_runs(answers, atoms, cells, example):
+    """The runs as their lines describe them, never the clock: status, the UTC
+    dates the answers were got (run_dates), the commits, and the prompts of
+    both sides, the generator's (request.prompt of a model's raw line) and the
+    evaluator's (the atoms line's evaluator.prompt)."""
+    recorded = (not example and bool(answers) and
+                all(a["run"].get("tool") == "run.py" for a in answers.values()) and
+                all(e["run"].get("tool") == "atomize.py" for e in atoms.values()))
+    prompts = {("generator", a["prompt"]["name"], a["prompt"]["sha256"])
+               for a in answers.values() if a["prompt"]}
+    prompts |= {("evaluator", c["evaluator_prompt"]["name"], c["evaluator_prompt"]["sha256"])
+                for c in cells}
+    return {
+        "run": {"status": "recorded_live_run" if recorded else "not_run"},
+        "example": bool(example),
+        "run_dates": sorted({a["date"] for a in answers.values() if a["date"]}),
+        "prompt_versions": [{"role": role, "name": name, "sha256": sha}
+                            for role, name, sha in sorted(prompts, key=lambda p: tuple(map(str, p)))],
+        "run_git_commits": sorted({str(a["run"].get("git_commit")) for a in answers.values()}
+                                  | {str(e["run"].get("git_commit")) for e in atoms.values()}),
+    }
+
+
+def answered_on(line):
+    """The UTC date (YYYY-MM-DD) an answer was got: of the attempt that got it,
+    or the day a manual answer was collected; None when the line says neither."""
+    attempts = line.get("attempts") if isinstance(line.get("attempts"), list) else []
+    last = attempts[-1] if attempts and isinstance(attempts[-1], dict) else {}
+    target = line.get("target") if isinstance(line.get("target"), dict) else {}
+    when = last.get("started_at") or target.get("collected_at")
+    return when[:10] if isinstance(when, str) and DATE.match(when) else None
+
+
+def generator_prompt(line):
+    """A model generator's request.prompt ``{name, sha256}``; None for an
+    answer collected by hand (no request was made)."""
+    request = line.get("request") if isinstance(line.get("request"), dict) else {}
+    prompt = request.get("prompt")
+    if isinstance(prompt, dict) and prompt.get("name"):
+        return {"name": prompt.get("name"), "sha256": prompt.get("sha256")}
+    return None
 
 
 def score_cell(key, entry, scenarios, answers, sources, jargon):

@@ -37,8 +37,14 @@ $(error QUARTER='$(QUARTER)': give YYYY-QN (2026-Q4) or a plain slug such as dem
 endif
 
 .PHONY: help test demo run retry score publish reproduce golden scenario-demo bench lint-questions agreement
-help: ## list the targets
+help: ## list the targets and the variables
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
+	@printf '\nVariables, given on the make line (make run QUARTER=2026-Q4 ENDPOINT=...):\n'
+	@printf '  QUARTER        YYYY-QN or a plain slug (default: demo)\n'
+	@printf '  ENDPOINT       the assistant'"'"'s query URL for run (default: BENCH_ENDPOINT, then the profile'"'"'s url)\n'
+	@printf '  TARGET         a target profile JSON for run (default: the widget protocol)\n'
+	@printf '  PY             the Python to run (default: python3; 3.10 or newer)\n'
+	@printf '  PUBLISH_FLAGS  --force to replace a published quarter, --allow-unreviewed (default: none)\n'
 
 test: ## run every test (unittest, standard library only)
 	$(PY) -m unittest

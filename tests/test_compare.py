@@ -11,6 +11,7 @@ from tests import support
 from tests.support import ROOT, call_main
 
 import compare  # noqa: E402
+from evalkit.stats import mcnemar_exact, smallest_detectable  # noqa: E402
 
 
 def raw_line(qid, sha, answer):
@@ -104,6 +105,40 @@ class Compare(unittest.TestCase):
         self.assertIn("| cmp | en |", out)
         self.assertIn("| cmp | all |", out)
         self.assertNotIn("| all | all |", out)
+
+
+class WhatADifferenceCanMean(unittest.TestCase):
+    """The methodology page's table of the smallest change compare.py could
+    call, recomputed from the current question files."""
+
+    def test_the_table_on_the_page(self):
+        bench = os.path.join(ROOT, "Documents", "c4-benchmark")
+        counts = {}
+        for name in ("med", "biz"):
+            with open(os.path.join(bench, f"questions-{name}.json"), encoding="utf-8") as fh:
+                for q in json.load(fh)["questions"]:
+                    key = (name, q["lang"], q["kind"])
+                    counts[key] = counts.get(key, 0) + 1
+        per_language = {(counts[s, l, "answerable"], counts[s, l, "not_on_site"])
+                        for s in ("med", "biz") for l in ("en", "he", "ru")}
+        self.assertEqual(per_language, {(15, 5)})   # every set and language alike
+        rows = compare.detectable_table([("one set, one language", 15, 5),
+                                         ("one set, three languages", 45, 15),
+                                         ("both sets", 90, 30)])
+        with open(os.path.join(bench, "METHODOLOGY.md"), encoding="utf-8") as fh:
+            page = fh.read()
+        block = page.split("<!-- detectable: checked against the tests -->\n")[1].split("\n\n")[0]
+        self.assertEqual(block.splitlines(), rows)
+        self.assertIn("at least 6 questions move one way and none the other (p =\n2/64); "
+                      "when 2 move back, 10 must move", page)
+
+    def test_the_figures_by_hand(self):
+        self.assertEqual(float(mcnemar_exact(6, 0)), 2 / 64)
+        self.assertEqual(float(mcnemar_exact(5, 0)), 2 / 32)
+        self.assertEqual(smallest_detectable(15, 0.05), 6)
+        self.assertIsNone(smallest_detectable(5, 0.05))
+        self.assertEqual(smallest_detectable(90, 0.05, against=2), 10)
+        self.assertGreaterEqual(float(mcnemar_exact(9, 2)), 0.05)
 
 
 if __name__ == "__main__":

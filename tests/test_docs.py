@@ -154,6 +154,19 @@ class Commands(unittest.TestCase):
             socket.create_connection(("127.0.0.1", port), timeout=2).close()
 
 
+class MakeHelp(unittest.TestCase):
+    def test_every_variable_with_its_default(self):
+        with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as fh:
+            variables = re.findall(r"^([A-Z_]+) \?=", fh.read(), re.M)
+        self.assertGreaterEqual(len(variables), 5)
+        env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")}
+        out = subprocess.run(["make", "-s", "help"], cwd=ROOT, env=env, capture_output=True,
+                             text=True, check=True).stdout
+        for name in variables:
+            with self.subTest(name):
+                self.assertRegex(out, rf"\n  {name} +.*\(default: [^)]+\)")
+
+
 class CopyOfTheProject(unittest.TestCase):
     """The documentation test runs in a copy made only of tracked files, so
     that what a user built or published cannot fail it."""

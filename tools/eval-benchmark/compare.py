@@ -28,7 +28,7 @@ from evalkit.jsonl import iter_jsonl  # noqa: E402
 from evalkit.measures import MEASURES, TITLES  # noqa: E402
 from evalkit.quarter import load_manifest  # noqa: E402
 from evalkit.report import LANG_ORDER  # noqa: E402
-from evalkit.stats import mcnemar_exact  # noqa: E402
+from evalkit.stats import mcnemar_exact, smallest_detectable  # noqa: E402
 
 PROG = "compare.py"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -111,6 +111,21 @@ def group_order(rows):
     if len(sets) > 1:
         keys.append(("all", "all"))
     return keys
+
+
+def detectable_table(sizes, alpha=0.05):
+    """Markdown rows: for each group of ``sizes`` ((name, answerable,
+    not_on_site)), the smallest change each kind of measure could show as
+    changed: that many questions moving one way and none the other."""
+    def cell(n):
+        k = smallest_detectable(n, alpha)
+        return f"none of {n} can" if k is None else f"{k} of {n} ({100 * k / n:.1f} points)"
+    rows = ["| group | Correct facts, Right page cited | Declined when not on the site | "
+            "Delivered, Answer in the question's language |", "|---|---|---|---|"]
+    for name, answerable, not_on_site in sizes:
+        rows.append(f"| {name} | {cell(answerable)} | {cell(not_on_site)} | "
+                    f"{cell(answerable + not_on_site)} |")
+    return rows
 
 
 def render(label_a, label_b, groups, alpha):

@@ -33,8 +33,8 @@ def sh_commands(path):
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
     blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
-    return [line for block in blocks for line in block.splitlines()
-            if line.strip() and not line.startswith("#")]
+    lines = [line.strip() for block in blocks for line in block.splitlines()]
+    return [line for line in lines if line and not line.startswith("#")]
 
 
 SERIES_QUARTER = re.compile(r"^\d{4}-Q[1-4]$")
@@ -152,6 +152,54 @@ class Commands(unittest.TestCase):
             port = int(fh.read())
         with self.assertRaises(ConnectionRefusedError):
             socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
+class QuarterWalkThrough(unittest.TestCase):
+    """The methodology page's "A quarter, step by step", as an operator follows
+    it: against the reference assistant, the reviews filled from the sheet as
+    pasted; then a second quarter, whose trend chart holds the first; then the
+    documentation tests again in the same tree, which must not mind what was
+    published there."""
+
+    def setUp(self):
+        if os.environ.get("BENCH_DOCS_NESTED"):
+            self.skipTest("already inside the walk-through's own run of these tests")
+        Commands.setUp(self)
+
+    def steps(self):
+        with open(os.path.join(ROOT, DOCS[1]), encoding="utf-8") as fh:
+            section = fh.read().split("## A quarter, step by step\n")[1].split("\n## ")[0]
+        path = os.path.join(self.project, "steps.md")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(section)
+        return sh_commands(path)
+
+    def quarter(self, steps, name):
+        for step in steps:
+            step = step.replace("2026-Q4", name)
+            with self.subTest(step=step):
+                if step.startswith("make publish"):
+                    Commands.fill_reviews_like_a_reviewer(self, name)
+                proc = subprocess.run(["bash", "-c", step], cwd=self.project, env=self.env,
+                                      capture_output=True, text=True, timeout=120)
+                self.assertEqual(proc.returncode, 0, step + "\n" + proc.stdout + proc.stderr)
+
+    def test_two_quarters_then_the_docs_tests_again(self):
+        steps = self.steps()
+        self.assertEqual([s.split()[1] for s in steps if s.startswith("make ")],
+                         ["run", "score", "publish", "reproduce"])
+        self.quarter(steps, "2026-Q4")
+        self.quarter(steps, "2027-Q1")
+        second = os.path.join(self.project, "Documents", "c4-benchmark", "2027-Q1")
+        with open(os.path.join(second, "history.json"), encoding="utf-8") as fh:
+            self.assertEqual([q["quarter"] for q in json.load(fh)["quarters"]], ["2026-Q4"])
+        with open(os.path.join(second, "index.html"), encoding="utf-8") as fh:
+            self.assertIn("Trend across quarters", fh.read())
+        env = dict(self.env, BENCH_DOCS_NESTED="1")
+        proc = subprocess.run([sys.executable, "-m", "unittest", "tests.test_docs"],
+                              cwd=self.project, env=env, capture_output=True, text=True,
+                              timeout=600)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
 
 
 class MakeHelp(unittest.TestCase):

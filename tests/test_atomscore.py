@@ -160,7 +160,8 @@ class Cited(Tables):
         for citation in ("Riverton’s official website", "the city's website", "City of Riverton website",
                          "Riverton Municipal Code", "Riverton Permit Center", "Riverton Development Code",
                          "the city zoning code", "Riverton Bureau of Development Services",
-                         "Oregon building code"):
+                         "Oregon building code", "Riverton, Oregon official website",
+                         "Oregon Department of Land Conservation and Development"):
             with self.subTest(citation=citation):
                 self.assertEqual(table.bucket(citation), "authoritative")
         for citation in ("Riverton Tribune, 12 March 2026", "Riverton Realty", "City-Data forums"):
@@ -254,6 +255,9 @@ class Useful(Tables):
                      "Check whether a cottage is allowed under RCC 33.205.040.",
                      "This is covered in Title 33.",
                      "Sources: RCC 33.205.040, ORS 197.312.",
+                     "You'll need to check RCC 33.205.040.",
+                     "RCC 33.205.040: this rule applies to your lot.",
+                     "You may want to review RCC 33.205.040 before you apply.",
                      "RCC 33.205.040. A cottage is limited to 800 square feet."):
             with self.subTest(text=text):
                 tokens = [t for t in table.tokens(text) if t["kind"] == "code-citation"]

@@ -5,7 +5,8 @@
 
 Starts server.py on a free loopback port, runs run.py for both demo question
 sets against it, scores them with score.py (mechanical verdicts: a fresh run
-has no human review), prints the results table, and stops the server whatever
+has no human review) with its review sheet, prints the results table and
+where the sheet is, and stops the server whatever
 happens: an error, a failed step or Ctrl-C. Nothing but 127.0.0.1 is
 contacted. The raw answers and results stay in the --out folder.
 
@@ -13,6 +14,7 @@ Exit codes: 0 done; 1 a step failed (its output is shown); 2 bad arguments.
 """
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -22,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BENCH = os.path.join(ROOT, "Documents", "c4-benchmark")
 TOOLS = os.path.join(ROOT, "tools", "eval-benchmark")
-SETS = ("med", "biz")
+SETS = ("biz", "med")  # the order of a published quarter, whose files are sorted by name
 
 
 def start_server(out):
@@ -89,7 +91,8 @@ def main(argv=None):
         results = os.path.join(args.out, "results.md")
         done = step([os.path.join(TOOLS, "score.py")]
                     + [os.path.join(BENCH, f"questions-{s}.json") for s in SETS] + raws
-                    + ["--out", results, "--json", os.path.join(args.out, "results.json")])
+                    + ["--out", results, "--json", os.path.join(args.out, "results.json"),
+                       "--review-sheet", os.path.join(args.out, "review-sheet.md")])
         if done.returncode != 0:
             sys.stderr.write(done.stderr)
             return 1
@@ -102,9 +105,22 @@ def main(argv=None):
     finally:
         if proc is not None:
             stop_server(proc)
-    with open(results, encoding="utf-8") as fh:
-        sys.stdout.write(fh.read())
+    sys.stdout.write(summary(args.out))
     return 0
+
+
+def summary(out):
+    """The results table of results.md, and one line on review where
+    results.md lists every unreviewed id (all of them, in a fresh run)."""
+    with open(os.path.join(out, "results.md"), encoding="utf-8") as fh:
+        table = [line for line in fh.read().split("\n\n")[1].splitlines()]
+    with open(os.path.join(out, "results.json"), encoding="utf-8") as fh:
+        coverage = json.load(fh)["review_coverage"]
+    sheet = os.path.join(out, "review-sheet.md")
+    return "\n".join(table) + "\n\n" + (
+        "Mechanical verdicts: a fresh run has no human review. "
+        f"{coverage['required']} answers the rubric requires a person to read are listed in "
+        f"{sheet}; all files are in {out}.\n")
 
 
 if __name__ == "__main__":

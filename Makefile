@@ -105,7 +105,7 @@ agreement: ## the rules against the labelled agreement set, per language and mea
 scenario-demo: ## the scenario suite end to end against loopback stand-ins (an example, not a measurement)
 	$(PY) -m tests.scenario_demo --out build/scenario-demo
 
-bench: ## the speed benchmark; writes Documents/performance/results.json and README's table
+bench: ## the speed benchmark; writes Documents/performance/results.json and its README's table
 	$(PY) tools/bench/bench.py --write-readme
 
 golden: ## rewrite the golden tables of the test fixtures, recorded under VERSION (review the diff!)

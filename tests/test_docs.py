@@ -293,7 +293,8 @@ class Performance(unittest.TestCase):
             results = json.load(fh)
         self.assertEqual(results["format"], bench.FORMAT,
                          "Documents/performance/results.json is from another bench: run make bench")
-        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        with open(os.path.join(ROOT, "Documents", "performance", "README.md"),
+                  encoding="utf-8") as fh:
             self.assertIn(bench.readme_block(results), fh.read())
 
 

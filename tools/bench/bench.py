@@ -33,7 +33,7 @@ Every process is started with this interpreter (sys.executable), so wrapper
 scripts in front of python do not count, and must exit 0. The table is
 printed and written to Documents/performance/results.json with the date, the
 core count, the Python version and the machine; --write-readme puts the same
-table into README.md between its bench markers. Exit 1 when a target is
+table into Documents/performance/README.md between its bench markers. Exit 1 when a target is
 missed. Nothing but 127.0.0.1 is contacted.
 """
 
@@ -436,7 +436,8 @@ def table(rows):
 
 
 def readme_block(result):
-    """What README.md holds between its bench markers, markers included."""
+    """What Documents/performance/README.md holds between its bench markers,
+    markers included."""
     machine = result["machine"]
     return (f"{README_BEGIN}\nMeasured by `make bench` on {result['date_utc']}: {machine['cores']} cores, "
             f"{machine['implementation']} {machine['python']} on {machine['system']} "
@@ -467,7 +468,7 @@ def main(argv=None):
     parser.add_argument("--answers", type=at_least_two, default=100000,
                         help="synthetic answers to score (default 100000; fewer for a quick run)")
     parser.add_argument("--write-readme", action="store_true",
-                        help="put the table into README.md's performance section")
+                        help="put the table into Documents/performance/README.md")
     parser.add_argument("--out", default=os.path.join(ROOT, "Documents", "performance", "results.json"),
                         help="where to write the results (default Documents/performance/results.json)")
     parser.add_argument("--stand-in", metavar="BODY_FILE", help=argparse.SUPPRESS)
@@ -492,7 +493,7 @@ def main(argv=None):
         json.dump(result, fh, ensure_ascii=False, indent=2, sort_keys=True)
         fh.write("\n")
     if args.write_readme:
-        write_readme(os.path.join(ROOT, "README.md"), result)
+        write_readme(os.path.join(ROOT, "Documents", "performance", "README.md"), result)
     print(f"bench.py: {'every target met' if result['all_pass'] else 'a target was missed'}; "
           f"{result['seconds']} s", file=sys.stderr)
     return 0 if result["all_pass"] else 1

@@ -248,6 +248,27 @@ class Atomizing(EnvTestCase):
                                           "tiny-house (openai:gen-1, repeat 0)\n"))
         self.assertEqual([l["id"] for l in read_lines(out)], ["tiny-house", "fence"])
 
+    def test_retry_errors_asks_again_once_keeping_the_earlier_calls(self):
+        raw_path = self.generate()
+        self.server("anthropic", reply=lambda r: {"claims": []})
+        code, err, out = self.atomize(raw_path, "--limit", "1")
+        self.assertEqual(code, 1)
+        before = read_lines(out)[0]
+        judge = self.server("anthropic", reply=good_atoms)
+        code, err, out = self.atomize(raw_path, "--limit", "1", "--retry-errors")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(len(judge.requests), 1)
+        (line,) = read_lines(out)
+        self.assertIsNone(line["error"])
+        self.assertTrue(line["atoms"])
+        self.assertEqual(line["calls"][:2], before["calls"])
+        self.assertEqual(line["earlier_errors"], [before["error"]])
+        self.assertTrue(line["redone"])
+        # Done once: a later --retry-errors leaves it, whatever it holds.
+        code, err, _ = self.atomize(raw_path, "--limit", "1", "--retry-errors")
+        self.assertEqual(code, 0)
+        self.assertEqual(len(judge.requests), 1)
+
     def test_an_answer_twice_in_raw_is_refused(self):
         raw_path = self.generate()
         with open(raw_path, encoding="utf-8") as fh:

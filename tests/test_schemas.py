@@ -24,6 +24,7 @@ KINDS = {"website assistant": schemas.RAW_LINE, "model generator": schemas.RAW_L
          "collected by hand": schemas.RAW_LINE_MANUAL}
 # Written only when a line is asked again (run.py --retry-failed).
 ONLY_WHEN_REDONE = {"earlier_responses", "redone"}
+ATOMS_ONLY_WHEN_REDONE = {"earlier_errors", "redone"}
 
 
 def documented_fields(block):
@@ -125,7 +126,7 @@ class Lines(unittest.TestCase):
                                                "--quiet"])
         self.assertEqual((code, err), (0, ""))
         (line,) = read_lines(out)
-        self.assertEqual(set(line), documented_fields(schemas.ATOMS_LINE))
+        self.assertEqual(set(line), documented_fields(schemas.ATOMS_LINE) - ATOMS_ONLY_WHEN_REDONE)
         for field in ("generator", "evaluator", "run"):
             for key in line[field]:
                 self.assertTrue(named(key, schemas.ATOMS_LINE), f"{field}.{key}")
@@ -137,6 +138,9 @@ class Lines(unittest.TestCase):
         self.assertEqual(set(redone) - {"attempts"}, ONLY_WHEN_REDONE)
         for block in (schemas.RAW_LINE, schemas.RAW_LINE_MODEL):
             self.assertLessEqual(ONLY_WHEN_REDONE, documented_fields(block))
+        redone = atomize.merge_retry({"calls": [], "error": "x"}, {"calls": []})
+        self.assertEqual(set(redone) - {"calls"}, ATOMS_ONLY_WHEN_REDONE)
+        self.assertLessEqual(ATOMS_ONLY_WHEN_REDONE, documented_fields(schemas.ATOMS_LINE))
 
 
 class Readme(unittest.TestCase):

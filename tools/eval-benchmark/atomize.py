@@ -21,6 +21,11 @@ atoms, error. Re-running continues: answers already atomized by this
 evaluator and prompt are skipped; an ATOMS file written by another evaluator
 or prompt is refused (write another file).
 
+--retry-errors atomizes again, once, exactly the answers of ATOMS recorded
+with an error; the new line replaces the old one, keeps its calls first in
+``calls`` and its error in ``earlier_errors``, and is marked ``"redone": true``
+(never redone a third time).
+
 Exit codes: 0 every answer atomized; 1 some errored, in this run or an
 earlier one (listed); 2 could not start (no provider configured, bad input,
 generator == evaluator); 130 interrupted (Ctrl-C: the same command continues).
@@ -62,6 +67,9 @@ def parse_args(argv):
     parser.add_argument("--max-tokens", type=int, default=8192)
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--retry-errors", action="store_true",
+                        help="atomize again, once, the answers of ATOMS recorded with an error, "
+                             "keeping the earlier calls in their lines")
     args = parser.parse_args(argv)
     for name in ("limit", "concurrency", "repeat"):
         value = getattr(args, name)
@@ -204,16 +212,29 @@ def atomize_all(args):
                 "response_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
                 "calls": calls, "run": run_block}
 
-    records = resume.run(
-        PROG, args.out, jobs, key_of=key_of,
-        belongs=lambda where, line: check_line(where, line, evaluator),
-        do_job=job, concurrency=args.concurrency,
-        progress=None if args.quiet else progress_text)
+    common = {"key_of": key_of, "belongs": lambda where, line: check_line(where, line, evaluator),
+              "do_job": job, "concurrency": args.concurrency,
+              "progress": None if args.quiet else progress_text}
+    if args.retry_errors:
+        records = resume.redo(PROG, args.out, jobs, failed=lambda line: bool(line.get("error")),
+                              merge=merge_retry, **common)
+    else:
+        records = resume.run(PROG, args.out, jobs, **common)
     if missing and not args.quiet:
         print(f"{PROG}: {len(missing)} line(s) had no answer to atomize: {', '.join(missing)}",
               file=sys.stderr)
     failed = [key for key, record in records.items() if record.get("error")]
     return resume.exit_code(PROG, failed, len(jobs), "answer(s) could not be atomized")
+
+
+def merge_retry(old, new):
+    """The line of an answer atomized again: the new atoms or error, with
+    every earlier call first in ``calls`` and every earlier error kept."""
+    line = dict(new)
+    line["calls"] = old["calls"] + new["calls"]
+    line["earlier_errors"] = old.get("earlier_errors", []) + [old["error"]]
+    line["redone"] = True
+    return line
 
 
 def main(argv=None) -> int:

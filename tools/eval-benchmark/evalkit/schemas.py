@@ -178,7 +178,9 @@ ATOMS LINE (atomize.py output, one per answer, evaluator and repeat, format 1)
   response_sha256   sha256 of the answer atomized (score.py checks it)
   calls             every call: attempts, reply (the body as received), usage
   run               run_id, tool, tool_version, git_commit, git_dirty, python,
-                    raw_file, cases_sha256"""
+                    raw_file, cases_sha256
+  earlier_errors, redone   only in a line atomized again by --retry-errors: the
+                    earlier lines' errors, and true (its calls come first in calls)"""
 
 RAW_LINES = (RAW_LINE, RAW_LINE_MODEL, RAW_LINE_MANUAL)
 RUN_HELP = "\n\n".join([QUESTIONS, TARGET, RAW_LINE, SCENARIOS, RAW_LINE_MODEL,

@@ -1,9 +1,9 @@
 """Intake extraction and citation grounding end to end against a loopback
 model, with every metric computed by hand on the small case set in
-tests/fixtures/ai; the loader refusals; and the provenance check that
-rejects a result file holding a number without its provenance."""
+tests/fixtures/ai, and the loader refusals. Replies of the wrong shape are
+tests/test_ai_replies.py; result files and their provenance,
+tests/test_ai_provenance.py."""
 
-import copy
 import json
 import os
 import tempfile
@@ -12,12 +12,11 @@ import unittest
 from tests import support
 from tests.model_servers import ModelServer
 from tests.standins import user_text
-from tests.support import FIXTURES, ROOT, call_main, read_lines
+from tests.support import FIXTURES, call_main, read_lines
 
 import ai_eval  # noqa: E402
 from evalkit import BadInput  # noqa: E402
 from evalkit.intake import Vocabulary, load_cases  # noqa: E402
-from evalkit.resultfile import problems  # noqa: E402
 
 AI = os.path.join(FIXTURES, "ai")
 PREDICTIONS = {
@@ -32,13 +31,13 @@ CLAIMS = {
         {"text": "An ADU is allowed here.", "citations": [
             {"passage": "adu-basics#s1", "quote": "generally allowed on a lot with a single-family home"}]},
         {"text": "ADUs are always allowed.", "citations": [
-            {"passage": "adu-basics#s1", "quote": "always allowed anywhere"}]},
+            {"passage": "adu-basics#s1", "quote": "ADUs are always allowed anywhere in the state"}]},
         {"text": "The zoning code agrees.", "citations": [{"passage": "zoning-code#s9", "quote": "x"}]}]},
     '"fresno"': {"claims": [
         {"text": "You need not live there.", "citations": [
             {"passage": "adu-basics#s2", "quote": "does not have to live on the property"}]},
         {"text": "Again: no owner occupancy.", "citations": [
-            {"passage": "adu-basics#s2", "quote": "The owner  DOES NOT have\nto live"}]}]},
+            {"passage": "adu-basics#s2", "quote": "The owner  does not have\nto live"}]}]},
 }
 QUESTIONS = {
     '"oakland"': {"questions": [{"text": "Will the owner live there?", "pointer": {"fact": "owner_occupies"}},
@@ -85,27 +84,30 @@ class Suites(unittest.TestCase):
         self.assertIn("i-es-1", err)
         self.assertEqual(result["errors"][0]["id"], "i-es-1")
         got = {m: (v["count"], v["of"]) for m, v in result["summary"]["overall"].items()}
+        # i-es-2 is a well-formed jadu reply to an adu case: its two adu
+        # fields cannot be compared, so they neither match, abstain nor fill.
         self.assertEqual(got, {
-            "field_exact_match": (5, 7),       # 2 (i-en-1) + 1 (owner, i-en-2) + 0 (error) + 2 (missing = unknown)
-            "abstained_when_should": (3, 4),   # i-en-2 owner; i-es-2 both
+            "field_exact_match": (3, 7),       # 2 (i-en-1) + 1 (owner, i-en-2) + 0 (error) + 0 (wrong type)
+            "abstained_when_should": (1, 4),   # i-en-2 owner
             "filled_when_unknown": (1, 4),     # i-en-2 adu_kind "detached" was never said
             "known_field_exact": (2, 3),
             "known_field_missed": (0, 3),
             "known_field_wrong": (0, 3),
+            "fields_not_compared": (3, 7),     # i-es-1 (errored) 1 + i-es-2 (wrong type) 2
             "project_type_accuracy": (2, 4),
             "jurisdiction_accuracy": (3, 4),   # unknown == unknown counts
-            "cases_fully_correct": (1, 4)})
+            "cases_fully_correct": (1, 4),
+            "cases_fully_correct_with_jurisdiction": (1, 4),
+            "cases_errored": (1, 4),
+            "cases_wrong_project_type": (1, 4)})
         en = result["summary"]["by_language"]["en"]["field_exact_match"]
         es = result["summary"]["by_language"]["es"]["field_exact_match"]
-        self.assertEqual(((en["count"], en["of"]), (es["count"], es["of"])), ((3, 4), (2, 3)))
+        self.assertEqual(((en["count"], en["of"]), (es["count"], es["of"])), ((3, 4), (0, 3)))
         self.assertEqual(result["summary"]["by_field"]["adu.adu_kind"]["filled_when_unknown"]["count"], 1)
         run = result["run"]
-        self.assertEqual((run["status"], run["provider"], run["model"]),
-                         ("recorded_live_run", "openai", "loopback-model"))
-        self.assertEqual(run["prompt_versions"][0]["name"], "intake-v1")
-        problems_found = problems(result)
-        if run["git_commit"] is not None:
-            self.assertEqual(problems_found, [])
+        self.assertEqual((run["status"], run["provider"], run["model"], run["endpoint"]),
+                         ("example", "openai", "loopback-model", self.srv.base + "/v1"))
+        self.assertEqual(run["prompt_versions"][0]["name"], "intake-v2")
 
     def test_limit_runs_the_first_cases(self):
         code, _, result = self.run_suite("intake", "--limit", "2")
@@ -124,10 +126,10 @@ class Suites(unittest.TestCase):
         self.assertEqual(g1["matched"], ["adu-allowed"])
         self.assertEqual(g1["unresolved"], [{"field": "owner_occupies", "rule": "adu-owner"}])
         reasons = [c["reason"] for c in g1["claims"]]
-        self.assertEqual(reasons, [None, "the quote is not verbatim in adu-basics",
+        self.assertEqual(reasons, [None, "the quote is not verbatim in adu-basics#s1",
                                    "cites zoning-code#s9, and no corpus document zoning-code exists"])
         self.assertEqual([r["name"] for r in result["run"]["prompt_versions"]],
-                         ["explain-v1", "staff-questions-v1"])
+                         ["explain-v2", "staff-questions-v1"])
 
     def test_a_folder_that_cannot_be_made_is_one_line_and_exit_2(self):
         blocker = os.path.join(self.tmp, "a-file")
@@ -178,42 +180,6 @@ class Loader(unittest.TestCase):
                     "jurisdiction 'atlantis' is not in the registry")
         self.refuse(lambda d: d["cases"][1].update(id="i-en-1"), "i-en-1: duplicate id")
         self.refuse(lambda d: d["cases"][0].update(language="fr"), "language must be en or es")
-
-
-class Provenance(unittest.TestCase):
-    GOOD = {"format": 1, "suite": "intake",
-            "run": {"status": "recorded_live_run", "provider": "anthropic", "model": "m",
-                    "prompt_versions": [{"name": "intake-v1", "sha256": "a" * 64}],
-                    "date_utc": "2026-11-20", "git_commit": "b" * 40, "git_dirty": False,
-                    "cases_file": "intake-cases.json", "cases_sha256": "c" * 64},
-            "summary": {"overall": {"field_exact_match": {"count": 3, "of": 4, "rate": 0.75}}}}
-
-    def test_a_complete_file_passes(self):
-        self.assertEqual(problems(self.GOOD), [])
-
-    def test_numbers_without_provenance_are_rejected(self):
-        for key in ("provider", "model", "prompt_versions", "date_utc", "git_commit", "cases_sha256"):
-            with self.subTest(key):
-                doc = copy.deepcopy(self.GOOD)
-                del doc["run"][key]
-                self.assertTrue(problems(doc))
-        doc = copy.deepcopy(self.GOOD)
-        del doc["run"]
-        self.assertEqual(problems(doc), ["no run block"])
-
-    def test_not_run_may_hold_no_number(self):
-        doc = {"format": 1, "run": {"status": "not_run"}, "summary": {"note": "not run yet"}}
-        self.assertEqual(problems(doc), [])
-        doc["summary"]["field_exact_match"] = 0.9
-        self.assertEqual(problems(doc), ["status not_run but it holds numbers (first: summary.field_exact_match)"])
-
-    def test_every_committed_result_file(self):
-        folder = os.path.join(ROOT, "evals", "ai", "results")
-        names = sorted(n for n in os.listdir(folder) if n.endswith(".json")) if os.path.isdir(folder) else []
-        for name in names:
-            with self.subTest(name):
-                with open(os.path.join(folder, name), encoding="utf-8") as fh:
-                    self.assertEqual(problems(json.load(fh)), [])
 
 
 if __name__ == "__main__":

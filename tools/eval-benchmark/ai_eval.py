@@ -13,29 +13,42 @@ a re-run continues it); the scoring is model-independent (evalkit/intake.py,
 evalkit/grounding.py) and the result file carries its provenance
 (evalkit/resultfile.py). --limit N runs the first N cases.
 
+A reply of the wrong shape (an intake reply that is not an extraction over
+the vocabulary, an explanation without claims, staff questions without
+questions) errors its case like a failed call. A run against a loopback
+address (a stand-in, or a model served on this machine) is labelled
+``example``, never ``recorded_live_run``, and goes by default to
+build/ai/<date>-<suite>-<provider>-<model>.example.json; the endpoint called is
+recorded either way. A run in which every call failed writes no result.
+
 Exit codes: 0 done; 1 at least one case errored, in this run or an earlier
-one (the result file lists them); 2 no provider could be configured, a bad
+one (the result file lists them), or every call failed (no result written); 2 no provider could be configured, a bad
 input file, or a path that cannot be written; 130 interrupted (Ctrl-C: the
 same command continues).
 """
 
+import hashlib
 import json
 import os
 import re
 import sys
 import uuid
 from datetime import datetime, timezone
+from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import VERSION, BadInput, cli, prompts, providers, resume  # noqa: E402
-from evalkit.grounding import Corpus, Rules, resolve_questions, summarize, verify_claims  # noqa: E402
+from evalkit import VERSION, BadInput, cli, policyprompt, prompts, providers, resume  # noqa: E402
+from evalkit.grounding import Corpus, Rules, score as score_grounding  # noqa: E402
 from evalkit.intake import Vocabulary, load_cases, score as score_intake  # noqa: E402
-from evalkit.jsonl import dumps_file, write_atomic  # noqa: E402
+from evalkit.jsonl import dumps_file, read_file, read_text, write_atomic  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
+from evalkit.resultfile import is_loopback_url  # noqa: E402
 
 PROG = "ai_eval.py"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+POLICY = os.path.join(ROOT, "evals", "ai", "EXTRACTION_POLICY.md")
+INTAKE_PROMPT, EXPLAIN_PROMPT, STAFF_PROMPT = "intake-v2", "explain-v2", "staff-questions-v1"
 
 
 def parse_args(argv):
@@ -99,11 +112,13 @@ def call(client, model, prompt_text, schema, name, args):
     return reply.data, None, record
 
 
-def check_line(where, line, sha256, provider, model):
-    """Refuse a raw line written for other cases or by another model."""
+def check_line(where, line, run_block):
+    """Refuse a raw line written for other cases, by another model or with
+    other prompts."""
     run = line.get("run") if isinstance(line.get("run"), dict) else {}
-    if run.get("cases_sha256") != sha256 or (run.get("provider"), run.get("model")) != (provider, model):
-        raise BadInput(f"{where}: written for other cases or another model; pass another --raw")
+    if any(run.get(k) != run_block[k] for k in ("cases_sha256", "provider", "model", "prompt_versions")):
+        raise BadInput(f"{where}: written for other cases, another model or other prompts; "
+                       "pass another --raw")
 
 
 def progress_text(record):
@@ -111,95 +126,168 @@ def progress_text(record):
     return f"{record['id']} " + (f"error: {record['error']}" if record["error"] else "ok")
 
 
-def evaluate(args):
-    folder = os.path.dirname(os.path.abspath(args.cases))
-    # A provider that cannot be configured is the user's to fix, like a bad
-    # file; the ProviderError of a failed call is recorded as the case's error.
+def endpoint_of(client):
+    """The base URL a client calls, without credentials, query or fragment."""
+    parts = urlsplit(getattr(client, "base", "") or "")
+    netloc = parts.hostname or ""
+    netloc = f"[{netloc}]" if ":" in netloc else netloc
+    netloc += f":{parts.port}" if parts.port else ""
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def repo_path(path):
+    """``path`` relative to the repository (posix), or None outside it: a
+    result names no absolute path."""
+    rel = os.path.relpath(os.path.abspath(path), ROOT)
+    return None if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+def input_record(path):
+    data, _text = read_file(path)
+    return {"path": repo_path(path), "name": os.path.basename(path),
+            "sha256": hashlib.sha256(data).hexdigest()}
+
+
+class Suite:
+    """One suite's inputs: the cases, the prompts, the files they come from
+    (each with its sha256), and the scorer of the raw lines."""
+
+    def __init__(self, args, folder):
+        vocab_path = args.vocabulary or os.path.join(folder, "vocabulary.json")
+        self.vocabulary = Vocabulary(vocab_path)
+        key = "gold" if args.suite == "intake" else "facts"
+        cases, self.sha256 = load_cases(args.cases, self.vocabulary, args.suite, key)
+        self.cases = cases[:args.limit] if args.limit else cases
+        self.inputs = {"cases": input_record(args.cases), "vocabulary": input_record(vocab_path)}
+        if args.suite == "intake":
+            self.prompts = [prompts.load(INTAKE_PROMPT)]
+            found = policyprompt.problem(self.prompts[0].text, read_text(POLICY),
+                                         f"prompts/{INTAKE_PROMPT}.md", POLICY)
+            if found:
+                raise BadInput(found)
+            self.inputs["policy"] = input_record(POLICY)
+            return
+        corpus_dir = args.corpus or os.path.join(folder, "corpus")
+        self.corpus = Corpus(corpus_dir)
+        rules_path = args.rules or os.path.join(folder, "rules.json")
+        self.rules = Rules(rules_path, self.vocabulary, self.corpus)
+        self.inputs["rules"] = input_record(rules_path)
+        for name in sorted(n for n in os.listdir(corpus_dir) if n.endswith(".json")):
+            self.inputs[f"corpus/{name}"] = input_record(os.path.join(corpus_dir, name))
+        self.prompts = [prompts.load(EXPLAIN_PROMPT), prompts.load(STAFF_PROMPT)]
+
+    def score(self, suite, lines):
+        """``(summary, detail)`` of the raw lines (id -> line)."""
+        if suite == "intake":
+            return score_intake(self.cases, lines, self.vocabulary)
+        return score_grounding(self.cases, lines, self.rules, self.corpus)
+
+
+def intake_job(suite, client, model, args, case, record):
+    text = suite.prompts[0].fill(
+        vocabulary=json.dumps({"project_types": suite.vocabulary.types,
+                               "jurisdictions": sorted(suite.vocabulary.jurisdictions)},
+                              ensure_ascii=False, sort_keys=True),
+        text=case["text"])
+    data, error, rec = call(client, model, text, intake_schema(suite.vocabulary), "record_intake", args)
+    # The raw line keeps the call's error; a reply of the wrong shape is the
+    # scorer's to find (evalkit/intake.py), so a re-score applies today's rule.
+    record.update(prediction=data, error=error, calls=[rec])
+    return record
+
+
+def grounding_job(suite, client, model, args, case, record):
+    facts = case["facts"]
+    matched, unresolved = suite.rules.match(facts)
+    passages = "\n".join(f"[{p}] {suite.corpus.passage(p)}" for r in matched for p in r["passages"])
+    facts_text = json.dumps(facts, ensure_ascii=False, sort_keys=True)
+    explain, error1, rec1 = call(client, model, suite.prompts[0].fill(
+        facts=facts_text, passages=passages or "(none)"), CLAIMS_SCHEMA, "record_claims", args)
+    staff, error2, rec2 = call(client, model, suite.prompts[1].fill(
+        facts=facts_text, rules=", ".join(r["id"] for r in matched) or "(none)",
+        unresolved=", ".join(sorted({u["field"] for u in unresolved})) or "(none)"),
+        QUESTIONS_SCHEMA, "record_questions", args)
+    record.update(matched=[r["id"] for r in matched], unresolved=unresolved,
+                  explain=explain, explain_error=error1, staff=staff, staff_error=error2,
+                  error="; ".join(e for e in (error1, error2) if e) or None, calls=[rec1, rec2])
+    return record
+
+
+def every_call_failed(suite_name, detail):
+    """True when no call of the run returned a reply: nothing to publish."""
+    if suite_name == "intake":
+        return all(d["call_error"] for d in detail)
+    return all(d["explain_call_error"] and d["staff_call_error"] for d in detail)
+
+
+def configure(args):
+    """``(provider, model, client)``; a provider that cannot be configured is
+    the user's to fix, like a bad file (exit 2)."""
     try:
         provider, model = providers.resolve(args.provider, args.model, os.environ)
         if provider == "manual":
             raise BadInput("the intake and grounding suites call a model; manual is not one")
-        client = providers.get(provider, os.environ)
+        return provider, model, providers.get(provider, os.environ)
     except providers.ProviderError as exc:
         raise BadInput(str(exc)) from None
-    vocabulary = Vocabulary(args.vocabulary or os.path.join(folder, "vocabulary.json"))
-    key = "gold" if args.suite == "intake" else "facts"
-    cases, sha256 = load_cases(args.cases, vocabulary, args.suite, key)
-    cases = cases[:args.limit] if args.limit else cases
-    if args.suite == "intake":
-        used = [prompts.load("intake-v1")]
-    else:
-        corpus = Corpus(args.corpus or os.path.join(folder, "corpus"))
-        rules = Rules(args.rules or os.path.join(folder, "rules.json"), vocabulary, corpus)
-        used = [prompts.load("explain-v1"), prompts.load("staff-questions-v1")]
 
+
+def evaluate(args):
+    provider, model, client = configure(args)
+    suite = Suite(args, os.path.dirname(os.path.abspath(args.cases)))
+    endpoint = endpoint_of(client)
+    # A loopback address cannot tell a stand-in from a model served on this
+    # machine, so neither is ever a recorded live run.
+    status = "example" if is_loopback_url(endpoint) else "recorded_live_run"
     today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
-    output = args.output or os.path.join(ROOT, "evals", "ai", "results",
-                                         f"{today}-{args.suite}-{slug(provider)}-{slug(model)}.json")
+    name = f"{today}-{args.suite}-{slug(provider)}-{slug(model)}"
+    output = args.output or (os.path.join("build", "ai", name + ".example.json") if status == "example"
+                             else os.path.join(ROOT, "evals", "ai", "results", name + ".json"))
     raw_path = args.raw or os.path.join("build", "ai", os.path.basename(output)[:-5] + ".raw.jsonl")
-    commit, dirty = git_state()
     run_block = {"run_id": uuid.uuid4().hex, "tool": PROG, "tool_version": VERSION,
-                 "provider": provider, "model": model, "cases_sha256": sha256,
-                 "prompt_versions": [p.record() for p in used]}
+                 "provider": provider, "model": model, "cases_sha256": suite.sha256,
+                 "prompt_versions": [p.record() for p in suite.prompts]}
+    job_of = intake_job if args.suite == "intake" else grounding_job
 
     def job(case):
         started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         record = {"format": 1, "id": case["id"], "suite": args.suite, "started_at": started,
                   "run": run_block}
-        if args.suite == "intake":
-            text = used[0].fill(vocabulary=json.dumps({"project_types": vocabulary.types,
-                                                       "jurisdictions": sorted(vocabulary.jurisdictions)},
-                                                      ensure_ascii=False, sort_keys=True),
-                                text=case["text"])
-            data, error, rec = call(client, model, text, intake_schema(vocabulary), "record_intake", args)
-            record.update(prediction=data, error=error, calls=[rec])
-            return record
-        facts = case["facts"]
-        matched, unresolved = rules.match(facts)
-        passages = "\n".join(f"[{p}] {corpus.passage(p)}" for r in matched for p in r["passages"])
-        facts_text = json.dumps(facts, ensure_ascii=False, sort_keys=True)
-        explain, error, rec1 = call(client, model, used[0].fill(facts=facts_text, passages=passages or "(none)"),
-                                    CLAIMS_SCHEMA, "record_claims", args)
-        staff, error2, rec2 = call(client, model, used[1].fill(
-            facts=facts_text, rules=", ".join(r["id"] for r in matched) or "(none)",
-            unresolved=", ".join(sorted({u["field"] for u in unresolved})) or "(none)"),
-            QUESTIONS_SCHEMA, "record_questions", args)
-        record.update(matched=[r["id"] for r in matched], unresolved=unresolved,
-                      explain=explain, staff=staff, error=error or error2, calls=[rec1, rec2])
-        return record
+        return job_of(suite, client, model, args, case, record)
+
+    def progress(record):
+        if args.suite == "intake" and not record["error"]:
+            shape = suite.vocabulary.reply_problem(record["prediction"])
+            return progress_text(dict(record, error=shape))
+        return progress_text(record)
 
     os.makedirs(os.path.dirname(os.path.abspath(raw_path)), exist_ok=True)
     done = resume.run(
-        PROG, raw_path, {case["id"]: case for case in cases}, key_of=lambda line: line.get("id"),
-        belongs=lambda where, line: check_line(where, line, sha256, provider, model),
-        do_job=job, concurrency=args.concurrency,
-        progress=None if args.quiet else progress_text)
-
-    lines = [done[c["id"]] for c in cases]
-    if args.suite == "intake":
-        summary, detail = score_intake(cases, {l["id"]: l for l in lines})
-    else:
-        detail = []
-        for case, line in zip(cases, lines):
-            matched = [r for r in rules.rules if r["id"] in line["matched"]]
-            detail.append({"id": case["id"], "language": case["language"], "facts": case["facts"],
-                           "matched": line["matched"], "unresolved": line["unresolved"],
-                           "error": line["error"],
-                           "claims": verify_claims(line["explain"], corpus) if line["explain"] else [],
-                           "questions": resolve_questions(line["staff"], matched, line["unresolved"])
-                           if line["staff"] else []})
-        summary = summarize(detail)
-    errors = [{"id": l["id"], "error": l["error"]} for l in lines if l["error"]]
-    dates = sorted({l["started_at"][:10] for l in lines})
-    result = {"format": 1, "suite": args.suite,
-              "run": {"status": "recorded_live_run", "provider": provider, "model": model,
-                      "prompt_versions": [p.record() for p in used],
+        PROG, raw_path, {case["id"]: case for case in suite.cases}, key_of=lambda line: line.get("id"),
+        belongs=lambda where, line: check_line(where, line, run_block),
+        do_job=job, concurrency=args.concurrency, progress=None if args.quiet else progress)
+    lines = [done[c["id"]] for c in suite.cases]
+    summary, detail = suite.score(args.suite, {line["id"]: line for line in lines})
+    errors = [{"id": d["id"], "error": d["error"]} for d in detail if d["error"]]
+    if every_call_failed(args.suite, detail):
+        return cli.fail(PROG, f"every call failed, so no result was written (the calls are in "
+                              f"{raw_path}); the first error: {errors[0]['error']}", 1)
+    dates = sorted({line["started_at"][:10] for line in lines})
+    commit, dirty = git_state()
+    result = {"format": 2, "suite": args.suite,
+              "run": {"status": status, "endpoint": endpoint, "provider": provider, "model": model,
+                      "prompt_versions": [p.record() for p in suite.prompts],
                       "date_utc": dates[0] if dates else today, "dates_utc": dates,
                       "git_commit": commit, "git_dirty": dirty,
-                      "cases_file": os.path.basename(args.cases), "cases_sha256": sha256,
-                      "cases_run": len(cases), "limit": args.limit,
+                      "cases_file": os.path.basename(args.cases), "cases_sha256": suite.sha256,
+                      "inputs": suite.inputs, "cases_run": len(suite.cases), "limit": args.limit,
                       "tool": PROG, "tool_version": VERSION, "python": python_version()},
               "summary": summary, "cases": detail, "errors": errors}
+    write_result(output, result, args.quiet)
+    return resume.exit_code(PROG, [e["id"] for e in errors], len(suite.cases), "case(s) errored")
+
+
+def write_result(output, result, quiet):
     try:
         os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
         write_atomic(output, dumps_file(result))
@@ -207,9 +295,8 @@ def evaluate(args):
         # Named as the result file: the OSError may name the temporary file
         # it is written through.
         raise BadInput(f"{output}: cannot write: {exc.strerror}") from None
-    if not args.quiet:
+    if not quiet:
         print(f"{PROG}: wrote {output}", file=sys.stderr)
-    return resume.exit_code(PROG, [e["id"] for e in errors], len(cases), "case(s) errored")
 
 
 def main(argv=None) -> int:

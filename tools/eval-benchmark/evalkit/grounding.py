@@ -12,20 +12,43 @@ same rules, in file order.
 
 Verifier: a claim from the explanation prompt is shown only if it cites at
 least one passage and every quote it cites occurs verbatim in the named
-corpus document (after the same normalisation as everywhere else: NFKC,
-casefold, invisible marks removed, whitespace folded); otherwise it is
-withheld, with the reason. A verified citation proves the passage exists and
-says those words; not that the claim reads it rightly.
+corpus document, within the one section its passage id names; otherwise it
+is withheld, with the reason. Verbatim allows only the normalisation that
+cannot change meaning: Unicode NFC, and every run of whitespace read as one
+space (leading and trailing whitespace dropped). No case folding, no
+punctuation folding: "The owner DOES NOT have" is not "The owner does not
+have". A quote that runs from one section into the next is not verbatim in
+either. A quote must be at least MIN_QUOTE_WORDS (5) words long, words being
+what whitespace separates: "the" or "does not" is in almost any passage and
+supports no claim. A verified citation proves the passage exists and says
+those words; not that the claim reads it rightly.
 
 Staff questions: a drafted question resolves when its pointer names a
 matched rule (``{"rule": id}``) or an unresolved fact (``{"fact": field}``).
+
+Replies of the wrong shape: an explanation reply without a non-empty
+``claims`` list, or a staff reply without a non-empty ``questions`` list, is
+an error of that part of the case, like a failed call (``reply_problem``).
+Each part is counted on its own (``score``): when the staff call fails, the
+claims already verified stay in the totals, and the case is listed as
+errored. A case is a success for cases_nothing_withheld only when its
+explanation has at least one claim and none is withheld.
 """
 
 import os
+import unicodedata
 
 from . import BadInput
 from .jsonl import read_json, read_json_sha
-from .textmatch import normalize
+
+# Shorter quotes ("the", "does not have") occur in almost any passage, so
+# finding them proves nothing; five words is a phrase that says something.
+MIN_QUOTE_WORDS = 5
+
+
+def verbatim_form(text):
+    """The text as the verifier compares it: NFC, whitespace runs as one space."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
 
 
 class Corpus:
@@ -49,7 +72,7 @@ class Corpus:
             if name != f"{doc_id}.json":
                 raise BadInput(f"{path}: the file name must be {doc_id}.json")
             self.documents[doc_id] = {"title": doc.get("title", doc_id), "sections": sections,
-                                      "normalized": normalize("\n".join(sections.values()))}
+                                      "verbatim": {k: verbatim_form(v) for k, v in sections.items()}}
 
     def passage(self, passage_id):
         """The text of ``doc#section``, or None."""
@@ -58,17 +81,25 @@ class Corpus:
         return None if doc is None else doc["sections"].get(section)
 
     def check_quote(self, passage_id, quote):
-        """None when the quote is verbatim in the named document, else why not."""
+        """None when the quote is verbatim in the named section, else why not."""
         doc_id, _, section = str(passage_id).partition("#")
         doc = self.documents.get(doc_id)
         if doc is None:
             return f"cites {passage_id}, and no corpus document {doc_id} exists"
         if section not in doc["sections"]:
             return f"cites {passage_id}, and document {doc_id} has no section {section}"
-        if not isinstance(quote, str) or not normalize(quote):
+        quoted = verbatim_form(quote) if isinstance(quote, str) else ""
+        if not quoted:
             return f"cites {passage_id} without a quote"
-        if normalize(quote) not in doc["normalized"]:
-            return f"the quote is not verbatim in {doc_id}"
+        words = len(quoted.split(" "))
+        if words < MIN_QUOTE_WORDS:
+            return (f"the quote is {words} word(s); a quote must be at least "
+                    f"{MIN_QUOTE_WORDS} words to support a claim")
+        if quoted not in doc["verbatim"][section]:
+            elsewhere = sorted(k for k, v in doc["verbatim"].items() if quoted in v)
+            if elsewhere:
+                return f"the quote is in {doc_id}#{elsewhere[0]}, not in the cited {passage_id}"
+            return f"the quote is not verbatim in {passage_id}"
         return None
 
 
@@ -157,16 +188,59 @@ def resolve_questions(reply, matched, unresolved):
     return out
 
 
+def reply_problem(reply, key):
+    """None when an explanation (``claims``) or staff (``questions``) reply
+    holds a non-empty list under ``key``, else what is wrong."""
+    if not isinstance(reply, dict):
+        return "the reply is not a JSON object"
+    if not isinstance(reply.get(key), list):
+        return f"the reply has no {key} list"
+    if not reply[key]:
+        return f"the reply's {key} list is empty"
+    return None
+
+
+def score_case(case, line, rules, corpus):
+    """The detail record of one case from its raw line: each part (explain,
+    staff) scored unless its call failed or its reply has the wrong shape."""
+    matched, unresolved = rules.match(case["facts"])
+    explain_error = line.get("explain_error") or reply_problem(line.get("explain"), "claims")
+    staff_error = line.get("staff_error") or reply_problem(line.get("staff"), "questions")
+    errors = [f"explain: {explain_error}"] if explain_error else []
+    errors += [f"staff questions: {staff_error}"] if staff_error else []
+    return {"id": case["id"], "language": case["language"], "facts": case["facts"],
+            "matched": [r["id"] for r in matched], "unresolved": unresolved,
+            "explain_reply": line.get("explain"), "explain_call_error": line.get("explain_error"),
+            "staff_reply": line.get("staff"), "staff_call_error": line.get("staff_error"),
+            "explain_error": explain_error, "staff_error": staff_error,
+            "error": "; ".join(errors) or None,
+            "claims": [] if explain_error else verify_claims(line["explain"], corpus),
+            "questions": [] if staff_error else resolve_questions(line["staff"], matched, unresolved)}
+
+
+def score(cases, lines, rules, corpus):
+    """``(summary, per-case detail)``; lines: id -> raw line (explain,
+    explain_error, staff, staff_error)."""
+    detail = [score_case(case, lines.get(case["id"], {"explain_error": "not run",
+                                                      "staff_error": "not run"}), rules, corpus)
+              for case in cases]
+    return summarize(detail), detail
+
+
 def summarize(details):
-    generated = sum(len(d["claims"]) for d in details if d["error"] is None)
-    shown = sum(1 for d in details if d["error"] is None for c in d["claims"] if c["shown"])
-    drafted = sum(len(d["questions"]) for d in details if d["error"] is None)
-    resolving = sum(1 for d in details if d["error"] is None for q in d["questions"] if q["resolves"])
-    clean = sum(1 for d in details if d["error"] is None and all(c["shown"] for c in d["claims"]))
+    explained = [d for d in details if d["explain_error"] is None]
+    drafted_in = [d for d in details if d["staff_error"] is None]
+    generated = sum(len(d["claims"]) for d in explained)
+    shown = sum(1 for d in explained for c in d["claims"] if c["shown"])
+    drafted = sum(len(d["questions"]) for d in drafted_in)
+    resolving = sum(1 for d in drafted_in for q in d["questions"] if q["resolves"])
+    clean = sum(1 for d in explained if d["claims"] and all(c["shown"] for c in d["claims"]))
 
     def rate(count, of):
         return {"count": count, "of": of, "rate": round(count / of, 4) if of else None}
     return {"cases": len(details), "cases_errored": sum(1 for d in details if d["error"]),
+            "explain_errored": len(details) - len(explained),
+            "staff_questions_errored": len(details) - len(drafted_in),
             "claims_generated": generated, "claims_shown": shown,
             "claims_withheld": generated - shown,
             "verified_citations": rate(shown, generated),

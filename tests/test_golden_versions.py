@@ -28,7 +28,7 @@ class GoldenVersions(unittest.TestCase):
         # Scored under the rules of 2026-11-05, the fixtures give byte for byte
         # what 0.2.0 wrote: a quarter published then re-scores identically.
         with tempfile.TemporaryDirectory() as tmp:
-            out = [os.path.join(tmp, name) for name in record.FILES]
+            out = [os.path.join(tmp, name) for name in record.files_of("0.2.0")]
             code, _, err = call_main(score, [
                 os.path.join(FIXTURES, "questions-mini.json"),
                 os.path.join(FIXTURES, "raw-mini.jsonl"),
@@ -36,8 +36,10 @@ class GoldenVersions(unittest.TestCase):
                 "--rules-as-of", "2026-11-05",
                 "--out", out[0], "--json", out[1], "--html", out[2]])
             self.assertEqual(code, 0, err)
+            # One English page, as 0.2.0 wrote: no Hebrew or Russian beside it.
+            self.assertEqual(sorted(os.listdir(tmp)), sorted(record.files_of("0.2.0")))
             sums = {}
-            for name, path in zip(record.FILES, out):
+            for name, path in zip(record.files_of("0.2.0"), out):
                 with open(path, "rb") as fh:
                     sums[name] = hashlib.sha256(fh.read()).hexdigest()
         self.assertEqual(sums, record.recorded()["0.2.0"])
@@ -46,7 +48,22 @@ class GoldenVersions(unittest.TestCase):
         versions = record.recorded()
         self.assertIn("0.1.0", versions)
         for version, sums in versions.items():
-            self.assertEqual(sorted(sums), sorted(record.FILES), version)
+            self.assertEqual(sorted(sums), sorted(record.files_of(version)), version)
+        self.assertEqual(sorted(versions[VERSION]), sorted(record.FILES))
+
+    def test_html_writes_every_language_beside_the_english_page(self):
+        # score.py --html FILE: the English page at FILE, the others beside it
+        # with the language before the extension.
+        with tempfile.TemporaryDirectory() as tmp:
+            code, _, err = call_main(score, [
+                os.path.join(FIXTURES, "questions-mini.json"),
+                os.path.join(FIXTURES, "raw-mini.jsonl"),
+                "--html", os.path.join(tmp, "mini-index.html")])
+            self.assertEqual(code, 0, err)
+            self.assertEqual(sorted(os.listdir(tmp)),
+                             ["mini-index.he.html", "mini-index.html", "mini-index.ru.html"])
+            with open(os.path.join(tmp, "mini-index.he.html"), encoding="utf-8") as fh:
+                self.assertIn('<a href="mini-index.ru.html" hreflang="ru"', fh.read())
 
 
 if __name__ == "__main__":

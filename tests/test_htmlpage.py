@@ -3,19 +3,24 @@ text marked, and Wilson intervals that match an independent computation."""
 
 import json
 import math
+import re
 import os
 import tempfile
 import unittest
+import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 from tests import support
 from tests.support import FIXTURES, ROOT
 
-from evalkit import siteqa  # noqa: E402
-from evalkit.htmlpage import render_html  # noqa: E402
+from evalkit import htmlpage_v1, siteqa  # noqa: E402
+from evalkit.htmlpage import render_html, render_pages  # noqa: E402
+from evalkit.measures import MEASURES, TITLES  # noqa: E402
+from evalkit.pagelabels import LABELS, LANGS, page_names  # noqa: E402
+from evalkit.rulebook import rules_as_of  # noqa: E402
 from evalkit.stats import mcnemar_exact, wilson  # noqa: E402
 
-VOID = {"meta", "br", "hr", "img", "input", "link", "line", "rect"}  # rect may hold a <title>
+VOID = {"meta", "br", "hr", "img", "input", "link", "line", "rect", "circle"}  # rect may hold a <title>
 TABLE_PARENTS = {"tr": {"table", "thead", "tbody"}, "td": {"tr"}, "th": {"tr"}}
 
 
@@ -107,7 +112,8 @@ class Page(unittest.TestCase):
         page = render_html(siteqa.score([os.path.join(FIXTURES, "questions-mini.json")],
                                         [os.path.join(FIXTURES, "raw-mini.jsonl")]))
         # mini en correct facts: 2/4 = 50%, Wilson [15%-85%] (computed below).
-        self.assertIn('2/4 50% <span class="ci">[15%–85%]</span>', page)
+        self.assertIn('<span class="fig">2/4</span> <span class="fig">50% '
+                      '<span class="ci">[15%–85%]</span>', page)
 
 
 def wilson_by_bisection(x, n, z=1.959963984540054):
@@ -153,6 +159,212 @@ class Statistics(unittest.TestCase):
         self.assertEqual(mcnemar_exact(0, 5), __import__("fractions").Fraction(1, 16))
         self.assertEqual(mcnemar_exact(3, 3), 1)
         self.assertEqual(mcnemar_exact(0, 0), 1)
+
+
+QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
+RAW = os.path.join(FIXTURES, "raw-mini.jsonl")
+REVIEWS = os.path.join(FIXTURES, "reviews-mini.json")
+DEMO_2026_12 = os.path.join(ROOT, "Documents", "c4-benchmark", "demo-2026-12")
+SVG = "{http://www.w3.org/2000/svg}"
+TEXT_EM = 0.6  # this test's own estimate of a character's width, in em
+
+
+def mini_result(rules_date=None):
+    return siteqa.score([QUESTIONS], [RAW], REVIEWS, rules_date)
+
+
+def demo_result():
+    """The published demo run of 2026-12 scored as it stands (six set and
+    language groups), with a made-up history of three earlier quarters."""
+    folder = DEMO_2026_12
+    files = sorted(os.listdir(folder))
+    result = siteqa.score([os.path.join(folder, f) for f in files if f.startswith("questions-")],
+                          [os.path.join(folder, f) for f in files if f.startswith("raw-")],
+                          os.path.join(folder, "reviews-demo-2026-12.json"))
+    return with_history(result, ["2026-Q1", "2026-Q2", "2026-Q3"])
+
+
+def with_history(result, quarters):
+    """``result`` with earlier quarters (made up: each a little lower than
+    the one after it) for the trend chart."""
+    def totals(lower):
+        return [{"set": g["set"], "lang": "all",
+                 "figures": {m: {"passed": max(0, g[m]["passed"] - lower),
+                                 "applicable": g[m]["applicable"]} for m in MEASURES}}
+                for g in result["groups"] if g["set"] != "all" and g["lang"] == "all"]
+
+    result = dict(result)
+    result["history"] = [{"quarter": q, "groups": totals(len(quarters) - i)}
+                         for i, q in enumerate(quarters)]
+    return result
+
+
+def charts_of(page):
+    return [ET.fromstring(svg) for svg in re.findall(r"<svg .*?</svg>", page, re.S)]
+
+
+def shapes(svg):
+    """``(what, left, top, right, bottom)`` of every text, rect, line,
+    polyline and circle of a chart, from its own numbers; a text's width is
+    estimated from its length and font size."""
+    for el in svg.iter():
+        tag = el.tag.replace(SVG, "")
+        if tag == "text":
+            text = "".join(el.itertext())
+            size, x, y = float(el.get("font-size")), float(el.get("x")), float(el.get("y"))
+            width = TEXT_EM * size * len(text)
+            left = x - {"start": 0, "middle": width / 2, "end": width}[el.get("text-anchor", "start")]
+            yield f"text {text!r}", left, y - 0.8 * size, left + width, y + 0.25 * size
+        elif tag == "rect":
+            x, y = float(el.get("x")), float(el.get("y"))
+            yield "rect", x, y, x + float(el.get("width")), y + float(el.get("height"))
+        elif tag == "line":
+            xs, ys = (float(el.get("x1")), float(el.get("x2"))), (float(el.get("y1")), float(el.get("y2")))
+            yield "line", min(xs), min(ys), max(xs), max(ys)
+        elif tag == "polyline":
+            half = float(el.get("stroke-width")) / 2
+            points = [tuple(map(float, p.split(","))) for p in el.get("points").split()]
+            yield ("polyline", min(x for x, _ in points) - half, min(y for _, y in points) - half,
+                   max(x for x, _ in points) + half, max(y for _, y in points) + half)
+        elif tag == "circle":
+            r, x, y = float(el.get("r")), float(el.get("cx")), float(el.get("cy"))
+            yield "circle", x - r, y - r, x + r, y + r
+
+
+def chart_problems(svg):
+    """What lies outside the chart, and texts that overlap each other."""
+    problems = []
+    view = svg.get("viewBox", f"0 0 {svg.get('width')} {svg.get('height')}").split()
+    if len(view) != 4 or view[:2] != ["0", "0"]:
+        return [f"viewBox {svg.get('viewBox')!r}"]
+    width, height = float(view[2]), float(view[3])
+    if float(svg.get("width")) != width or float(svg.get("height")) != height:
+        problems.append(f"width and height {svg.get('width')} {svg.get('height')} are not "
+                        f"the viewBox's {width} {height}")
+    found = list(shapes(svg))
+    for what, left, top, right, bottom in found:
+        if left < 0 or top < 0 or right > width or bottom > height:
+            problems.append(f"{what} at {left:.0f}..{right:.0f} x {top:.0f}..{bottom:.0f} "
+                            f"outside 0..{width:.0f} x 0..{height:.0f}")
+    texts = [f for f in found if f[0].startswith("text")]
+    for i, a in enumerate(texts):
+        for b in texts[i + 1:]:
+            if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]:
+                problems.append(f"{a[0]} overlaps {b[0]}")
+    return problems
+
+
+class Charts(unittest.TestCase):
+    """Every legend entry and label inside its chart, none over another, a
+    legend entry for every series, on every page."""
+
+    def check_pages(self, result):
+        pages = render_pages(result)
+        self.assertEqual(len(pages), len(LANGS))
+        self.assertEqual(sorted(pages), sorted(page_names().values()))
+        for lang, name in page_names().items():
+            page = pages[name]
+            charts = charts_of(page)
+            self.assertEqual(len(charts), 2 if result.get("history") else 1)
+            for svg in charts:
+                with self.subTest(page=name, chart=svg.get("aria-label")):
+                    self.assertEqual(chart_problems(svg), [])
+                    # The anchors above mean what they say only left to right.
+                    self.assertEqual(svg.get("direction"), "ltr")
+                    texts = ["".join(t.itertext()) for t in svg.iter(SVG + "text")]
+                    for measure in MEASURES:
+                        self.assertIn(LABELS[measure][lang], texts)
+
+    def test_the_demo_with_a_trend_in_every_language(self):
+        self.check_pages(demo_result())
+
+    def test_ten_quarters_and_one_set(self):
+        self.check_pages(with_history(mini_result(), [f"20{y}-Q{q}" for y in (24, 25, 26)
+                                                      for q in (1, 2, 3, 4)][:10]))
+
+    def test_the_old_chart_was_caught(self):
+        # The page of tools 0.3.0 (kept for older rules) clips its legend: the
+        # check above sees it.
+        page = htmlpage_v1.render_html(demo_result())
+        problems = [p for svg in charts_of(page) for p in chart_problems(svg)]
+        self.assertTrue(any("Answer in the question" in p for p in problems), problems)
+
+
+def cells(page, klass="n"):
+    """The contents of a page's numeric cells, in order."""
+    return re.findall(rf'<td[^>]*class="{klass}"[^>]*>(.*?)</td>', page)
+
+
+class Languages(unittest.TestCase):
+    def setUp(self):
+        self.pages = render_pages(mini_result())
+        self.names = page_names()
+
+    def test_three_pages_linked_to_each_other(self):
+        self.assertEqual(sorted(self.pages), ["index.he.html", "index.html", "index.ru.html"])
+        for lang in LANGS:
+            page = self.pages[self.names[lang]]
+            direction = "rtl" if lang == "he" else "ltr"
+            self.assertIn(f'<html lang="{lang}" dir="{direction}">', page)
+            self.assertIn('<meta name="viewport" content="width=device-width, initial-scale=1">',
+                          page)
+            self.assertEqual((check(page).errors, check(page).stack), ([], []))
+            for other in LANGS:
+                if other != lang:
+                    self.assertIn(f'<a href="{self.names[other]}" hreflang="{other}"', page)
+                    self.assertIn(f'<link rel="alternate" hreflang="{other}" '
+                                  f'href="{self.names[other]}">', page)
+
+    def test_the_numbers_and_the_rows_are_the_same(self):
+        english = self.pages["index.html"]
+        self.assertIn("2/4 (", "".join(cells(english)) + "2/4 (")  # the cells were found
+        self.assertGreater(len(cells(english)), 20)
+        for lang in ("he", "ru"):
+            page = self.pages[self.names[lang]]
+            self.assertEqual(cells(page), cells(english), lang)
+            self.assertEqual(re.findall(r'<section class="q" id="([^"]*)"', page),
+                             re.findall(r'<section class="q" id="([^"]*)"', english))
+            self.assertEqual(page.count("<tr"), english.count("<tr"))
+            for answer in re.findall(r"<blockquote[^>]*>.*?</blockquote>", english, re.S):
+                self.assertIn(answer, page)
+
+    def test_no_english_label_on_the_other_pages(self):
+        for lang in ("he", "ru"):
+            page = self.pages[self.names[lang]]
+            for key, text in LABELS.items():
+                english = text["en"]
+                if key != "lang_name" and "{" not in english and len(english) >= 8:
+                    self.assertNotIn(english, page, f"{lang}: {key}")
+
+    def test_an_index_links_every_question(self):
+        for name, page in self.pages.items():
+            ids = re.findall(r'<section class="q" id="([^"]*)"', page)
+            self.assertEqual(len(ids), 13)
+            index = page.split('<h2 id="index">')[1].split("</ul>")[0]
+            self.assertEqual(re.findall(r'<a href="#([^"]*)">', index), ids, name)
+
+    def test_one_table_of_labels(self):
+        for key, text in LABELS.items():
+            self.assertEqual(sorted(text), sorted(LANGS), key)
+            fields = {lang: sorted(re.findall(r"\{(\w+)\}", text[lang])) for lang in LANGS}
+            self.assertEqual(len({tuple(f) for f in fields.values()}), 1, key)
+            self.assertTrue(all(text[lang].strip() for lang in LANGS), key)
+        for measure in MEASURES:
+            self.assertEqual(LABELS[measure]["en"], TITLES[measure])
+
+    def test_the_names_beside_another_english_page(self):
+        self.assertEqual(page_names("mini-index.html"),
+                         {"en": "mini-index.html", "he": "mini-index.he.html",
+                          "ru": "mini-index.ru.html"})
+
+
+class DatedPages(unittest.TestCase):
+    def test_older_rules_keep_the_one_english_page(self):
+        self.assertEqual(rules_as_of("2026-11-05").pages, 1)
+        self.assertEqual(rules_as_of().pages, 2)
+        result = mini_result("2026-11-05")
+        self.assertEqual(render_pages(result), {"index.html": htmlpage_v1.render_html(result)})
+        self.assertEqual(render_pages(result, "x.html"), {"x.html": htmlpage_v1.render_html(result)})
 
 
 if __name__ == "__main__":

@@ -161,10 +161,15 @@ class Publish(unittest.TestCase):
         self.assertEqual(code, 0, err)
         folder = os.path.join(self.bench, "2026-Q4")
         self.assertEqual(sorted(os.listdir(folder)), [
-            "MANIFEST.json", "index.html", "questions-biz.json", "questions-med.json", "raw-biz.jsonl",
-            "raw-med.jsonl", "results.json", "results.md", "reviews-2026-Q4.json"])
+            "MANIFEST.json", "index.he.html", "index.html", "index.ru.html", "questions-biz.json",
+            "questions-med.json", "raw-biz.jsonl", "raw-med.jsonl", "results.json", "results.md",
+            "reviews-2026-Q4.json"])
         with open(os.path.join(folder, "MANIFEST.json"), encoding="utf-8") as fh:
             manifest = json.load(fh)
+        # The three results pages of the rules of 2026-12-01 are outputs.
+        self.assertEqual(sorted(n for n, e in manifest["files"].items() if e["role"] == "output"),
+                         ["index.he.html", "index.html", "index.ru.html", "results.json",
+                          "results.md"])
         self.assertEqual(manifest["review_coverage"]["reviewed"], 99)
         self.assertEqual(manifest["decline_list_date"], "2026-12-01")
         self.assertEqual(manifest["runs"]["platform_versions"], ["demo-assistant 0.1.0"])
@@ -173,6 +178,22 @@ class Publish(unittest.TestCase):
         # Nothing else was written next to the quarter.
         self.assertEqual(sorted(os.listdir(self.bench)),
                          ["2026-Q4", "questions-biz.json", "questions-med.json"])
+
+    def test_reproduce_names_a_page_left_out_of_the_manifest(self):
+        self.reviews("2026-Q4")
+        self.assertEqual(self.publish()[0], 0)
+        folder = os.path.join(self.bench, "2026-Q4")
+        path = os.path.join(folder, "MANIFEST.json")
+        with open(path, encoding="utf-8") as fh:
+            manifest = json.load(fh)
+        del manifest["files"]["index.ru.html"]
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(manifest, fh)
+        os.unlink(os.path.join(folder, "index.ru.html"))
+        code, out, _ = call_main(reproduce, [folder])
+        self.assertEqual(code, 1, out)
+        self.assertIn("identical  index.he.html", out)
+        self.assertIn("differs    index.ru.html (the scorer writes it; not in MANIFEST.json)", out)
 
     def test_a_second_quarter_carries_the_trend_and_still_reproduces(self):
         self.reviews("2026-Q3")
@@ -187,6 +208,10 @@ class Publish(unittest.TestCase):
             page = fh.read()
         self.assertIn("Trend across quarters", page)
         self.assertIn("<polyline", page)
+        for name, heading in (("index.he.html", "מגמה לאורך הרבעונים"),
+                              ("index.ru.html", "Динамика по кварталам")):
+            with open(os.path.join(folder, name), encoding="utf-8") as fh:
+                self.assertIn(f"<h2>{heading}</h2>", fh.read())
         self.assertNotIn("history.json", os.listdir(os.path.join(self.bench, "2026-Q3")))
         code, out, _ = call_main(reproduce, [folder])
         self.assertEqual(code, 0, out)

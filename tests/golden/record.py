@@ -13,7 +13,9 @@ always write the same results from the same inputs.
 import hashlib
 import json
 import os
+import shutil
 import sys
+import tempfile
 
 from tests.support import FIXTURES, ROOT, TOOLS
 
@@ -23,8 +25,17 @@ import score  # noqa: E402
 from evalkit import VERSION  # noqa: E402
 
 GOLDEN = os.path.join(ROOT, "tests", "golden")
-FILES = ("mini-results.md", "mini-results.json", "mini-index.html")
+# The results pages in Hebrew and Russian are written beside the English one
+# (score.py --html) from 0.4.0 on; earlier versions recorded the first three.
+FILES = ("mini-results.md", "mini-results.json", "mini-index.html", "mini-index.he.html",
+         "mini-index.ru.html")
+PAGES_SINCE = (0, 4, 0)
 VERSIONS = os.path.join(GOLDEN, "versions.json")
+
+
+def files_of(version):
+    """The golden files ``version`` wrote."""
+    return FILES if tuple(map(int, version.split("."))) >= PAGES_SINCE else FILES[:3]
 
 
 def sums():
@@ -40,13 +51,24 @@ def recorded():
         return json.load(fh)
 
 
+def write_goldens():
+    """Score the fixtures into the golden files. The pages are written as
+    index.html, index.he.html and index.ru.html, as in a quarter folder
+    (their links name each other so), then kept as mini-index*.html."""
+    with tempfile.TemporaryDirectory() as tmp:
+        code = score.main([
+            os.path.join(FIXTURES, "questions-mini.json"), os.path.join(FIXTURES, "raw-mini.jsonl"),
+            "--reviews", os.path.join(FIXTURES, "reviews-mini.json"),
+            "--out", os.path.join(GOLDEN, FILES[0]), "--json", os.path.join(GOLDEN, FILES[1]),
+            "--html", os.path.join(tmp, "index.html")])
+        for page in sorted(os.listdir(tmp)):
+            shutil.copyfile(os.path.join(tmp, page), os.path.join(GOLDEN, "mini-" + page))
+    return code
+
+
 def main():
     versions = recorded()
-    code = score.main([
-        os.path.join(FIXTURES, "questions-mini.json"), os.path.join(FIXTURES, "raw-mini.jsonl"),
-        "--reviews", os.path.join(FIXTURES, "reviews-mini.json"),
-        "--out", os.path.join(GOLDEN, FILES[0]), "--json", os.path.join(GOLDEN, FILES[1]),
-        "--html", os.path.join(GOLDEN, FILES[2])])
+    code = write_goldens()
     if code:
         return code
     now = sums()

@@ -7,7 +7,8 @@
 Takes from WORK the raw answers (raw-*.jsonl) and, if present, the reviews
 (reviews-QUARTER.json); takes from the benchmark folder (--bench, default
 Documents/c4-benchmark) the question files those raw lines were asked from,
-checked by sha256. Scores them (results.md, results.json, index.html), writes
+checked by sha256. Scores them (results.md, results.json, the results pages
+index.html, index.he.html and index.ru.html: evalkit/htmlpage.py), writes
 MANIFEST.json, and moves the whole folder into place at once:
 BENCH/QUARTER/. Bad results are published exactly like good ones.
 

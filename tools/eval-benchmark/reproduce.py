@@ -6,8 +6,11 @@
 Checks every file of the folder against MANIFEST.json (sha256 and size),
 re-scores the inputs the manifest names (its ``scoring`` block: question
 files, raw files, reviews, history, DECLINE list date) into a temporary
-folder, and compares each output with the published one. One line per file: ``verified`` / ``identical`` or
-``differs``; where an output differs, the first lines of a unified diff.
+folder, and compares each output with the published one (the results pages:
+index.html, and from the rules of 2026-12-01 index.he.html and index.ru.html;
+an output the scorer writes that the manifest lacks differs too). One line per
+file: ``verified`` / ``identical`` or ``differs``; where an output differs, the
+first lines of a unified diff.
 No network, no keys; nothing is written outside the temporary folder.
 
 Exit codes: 0 every file verified and identical; 1 something differs;
@@ -85,7 +88,7 @@ def reproduce_command(args):
     lines, ok = check_inputs(folder, listed)
     with tempfile.TemporaryDirectory(prefix="reproduce-") as tmp:
         try:
-            siteqa.write_outputs(siteqa.score_quarter(folder, manifest["scoring"]), tmp)
+            written = siteqa.write_outputs(siteqa.score_quarter(folder, manifest["scoring"]), tmp)
         except BadInput as exc:
             print("\n".join(lines))
             return cli.fail(PROG, f"cannot re-score {folder}: {one_line(exc)}", code=1)
@@ -93,6 +96,12 @@ def reproduce_command(args):
             more, same = compare_output(folder, tmp, name, listed[name])
             lines += more
             ok = ok and same
+        # An output the rules of the quarter write (a results page in another
+        # language) that was not published: the quarter is not reproduced whole.
+        for name in written:
+            if listed.get(name, {}).get("role") != "output":
+                lines.append(f"differs    {name} (the scorer writes it; not in MANIFEST.json)")
+                ok = False
     print("\n".join(lines))
     print(f"{PROG}: {folder}: " + ("every file verified and identical" if ok else
                                    "NOT reproduced: see the lines marked differs"),

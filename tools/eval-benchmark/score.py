@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from evalkit import BadInput, cli, schemas  # noqa: E402
 from evalkit import scenario_pages, scenario_score, siteqa  # noqa: E402
 from evalkit.cases import OtherSuite  # noqa: E402
-from evalkit.htmlpage import render_html  # noqa: E402
+from evalkit.htmlpage import render_pages  # noqa: E402
 from evalkit.jsonl import dumps_file, iter_jsonl, write_atomic  # noqa: E402
 from evalkit.rulebook import change_dates  # noqa: E402
 from evalkit.report import render_markdown, render_review_sheet  # noqa: E402
@@ -53,7 +53,10 @@ def parse_args(argv):
     parser.add_argument("--reviews", help="reviews-{quarter}.json to apply")
     parser.add_argument("--out", help="write the markdown table here")
     parser.add_argument("--json", dest="json_out", help="write results.json here")
-    parser.add_argument("--html", dest="html_out", help="write the results page (index.html) here")
+    parser.add_argument("--html", dest="html_out",
+                        help="write the English results page (index.html) here; from the "
+                             "rules of 2026-12-01 the Hebrew and Russian pages beside it "
+                             "(index.he.html, index.ru.html)")
     parser.add_argument("--history", metavar="FILE",
                         help="earlier quarters' figures (history.json) for the page's trend chart")
     parser.add_argument("--review-sheet", metavar="FILE",
@@ -151,7 +154,11 @@ def score_command(args):
     if args.json_out:
         write_atomic(args.json_out, siteqa.results_json(result))
     if args.html_out:
-        write_atomic(args.html_out, render_html(result))
+        # The English page at --html, the others beside it (index.he.html ...),
+        # as the rules scored with have them (evalkit/htmlpage.py).
+        folder, name = os.path.split(args.html_out)
+        for page, text in render_pages(result, name).items():
+            write_atomic(os.path.join(folder, page), text)
     if args.review_sheet:
         write_atomic(args.review_sheet,
                      render_review_sheet(result, args.reviews_to or args.reviews))

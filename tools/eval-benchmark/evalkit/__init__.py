@@ -14,7 +14,10 @@ can fix; only the command-line layer turns it into one line on stderr.
 #   0.3.0  the rules of 2026-12-01 (evalkit/rulebook.py): word boundaries,
 #          blank answers, same-page URLs, bare domains, review flags, DECLINE
 #          additions. Results scored under older rules stay those of 0.2.0.
-VERSION = "0.3.0"
+#   0.4.0  the results pages of 2026-12-01 (rulebook "pages"): English, Hebrew
+#          and Russian, for a phone and a desktop. Older rules keep the one
+#          English page of 0.2.0.
+VERSION = "0.4.0"
 
 
 class BadInput(ValueError):

@@ -1,37 +1,75 @@
-"""The static results page of a quarter (index.html): no JavaScript, readable
+"""The static results pages of a quarter: one per language (English, Hebrew
+right to left, Russian), from one template and one table of labels
+(evalkit/pagelabels.py), linked to each other. No JavaScript, readable
 offline, every string from an answer or a question escaped.
 
-It shows the results table (after review, mechanical in brackets where they
-differ) with a 95% Wilson interval beside every rate, an inline SVG chart of
-the measures per set and language, one detail section per question (question,
-evidence, the answer as given, its sources, each verdict, the review reason
-where one changed a verdict), review coverage and provenance. Text of unknown
-direction (answers, questions) is marked ``dir="auto"`` so Hebrew renders
-right to left inside a left-to-right page.
+``render_pages(result, index_name)`` gives ``{file name: text}`` of a result's
+pages as its rules have them (``Rules.pages``, evalkit/rulebook.py): from the
+rules of 2026-12-01, index.html, index.he.html and index.ru.html written
+here; under older rules the one English page of evalkit/htmlpage_v1.py, kept
+byte for byte so that the quarters published then still reproduce.
 
-Where earlier quarters exist, publish.py freezes their overall figures into
-the folder (history.json) and the page draws a trend chart from them, so the
-page still re-scores from its own folder alone.
+A page: the results table (after review, mechanical in brackets where they
+differ, a 95% Wilson interval beside every rate; on a phone each row becomes a
+card), a bar chart of the measures per set and language and, where earlier
+quarters exist (history.json, frozen into the folder by publish.py), a trend
+chart (evalkit/svgcharts.py), the faulty questions, the provenance, an index of
+the questions and one entry per question (question, evidence, the answer as
+given, its sources, each verdict, the review reason where one changed a
+verdict). Only the labels differ between the languages: the numbers, the rows
+and the data are the same bytes on every page. Text of unknown direction
+(answers, questions) is marked ``dir="auto"``; numbers and data in a label are
+isolated (``<bdi>``, ``dir="ltr"``) so that a right-to-left page keeps them in
+order.
 """
 
 from html import escape
+from urllib.parse import quote
 
-from .measures import APPLIES, MEASURES, TITLES
+from . import htmlpage_v1
+from .measures import APPLIES, MEASURES
+from .pagelabels import LANGS, RTL, label, page_names
+from .rulebook import rules_as_of
 from .stats import wilson
-
-COLOURS = {"delivered": "#4c72b0", "correct_facts": "#55a868", "right_page_cited": "#c44e52",
-           "in_question_language": "#8172b2", "declined_when_not_on_site": "#ccb974"}
+from .svgcharts import bar_chart, trend_chart
 
 STYLE = """
-body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#222}
+*{box-sizing:border-box}
+body{font-family:system-ui,sans-serif;line-height:1.45;margin:0 auto;max-width:72rem;padding:.5rem 1rem 2rem;color:#222}
+nav.langs{display:flex;flex-wrap:wrap;gap:.3rem 1rem;justify-content:flex-end;font-size:.95em}
 table{border-collapse:collapse;margin:1rem 0}
-th,td{border:1px solid #ccc;padding:.3rem .5rem;vertical-align:top}
-td.n{text-align:right;white-space:nowrap}
-.ci{color:#666;font-size:.85em}
+th,td{border:1px solid #ccc;padding:.3rem .45rem;vertical-align:top;text-align:start}
+table.results{width:100%}
+table.results th{font-size:.9em}
+td.n,th.n{text-align:end}
+.fig{white-space:nowrap}
+.ci{color:#555;font-size:.85em}
 .pass{color:#1a7f37}.fail{color:#b42318}
+figure{margin:1rem 0}
+div.wide{overflow-x:auto}
+div.wide td:first-child{min-width:8rem}
+figcaption{font-size:.9em;color:#444}
+svg{max-width:100%;height:auto;direction:ltr}
+code,blockquote,.data{overflow-wrap:anywhere}
+ul.index{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.2rem .9rem}
+ul.index li.head{flex-basis:100%;font-weight:600;margin-top:.4rem}
 section.q{border-top:1px solid #ddd;margin-top:1rem}
+section.q table{width:100%}
 blockquote{margin:.3rem 0;padding:.3rem .6rem;background:#f6f6f6;white-space:pre-wrap}
 .note{background:#fff4ce;padding:.5rem}
+a.up{font-size:.9em}
+@media (max-width:44rem){
+body{padding:.5rem .6rem 2rem}
+table.results,table.results tbody,table.results tr,table.results td{display:block;width:100%}
+table.results thead{display:none}
+table.results tr{border:1px solid #ccc;margin:0 0 .7rem}
+table.results td{border:0;border-top:1px solid #eee;display:flex;justify-content:space-between;gap:1rem;text-align:end}
+table.results td:first-child{border-top:0}
+table.results td::before{content:attr(data-label);font-weight:600;text-align:start}
+table.results td:nth-child(-n+2){display:inline-block;width:auto;border:0;font-weight:700;font-size:1.1em}
+table.results td:nth-child(-n+2)::before{content:none}
+}
+@media (min-width:62rem){td.n>span{white-space:nowrap}}
 """
 
 
@@ -43,7 +81,105 @@ def pct(x):
     return f"{x * 100:.0f}%"
 
 
+def render_pages(result, index_name="index.html"):
+    """``{file name: page}`` of a result, as the rules it was scored with
+    write them (``index_name`` is the English page's name)."""
+    if rules_as_of(result["provenance"]["decline_list_date"]).pages == 1:
+        return {index_name: htmlpage_v1.render_html(result)}
+    names = page_names(index_name)
+    return {names[lang]: render_html(result, lang, names) for lang in LANGS}
+
+
+def render_html(result, lang="en", names=None):
+    """The page of ``result`` in ``lang``; ``names`` are the pages' file
+    names, for the links between them."""
+    names = names or page_names()
+    p = result["provenance"]
+    sets = ", ".join(c["set"] for c in p["cases"])
+    title = label(lang, "title", sets=f"<bdi>{e(sets)}</bdi>")
+    out = ["<!DOCTYPE html>",
+           f'<html lang="{lang}" dir="{"rtl" if lang in RTL else "ltr"}">', "<head>",
+           '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{label(lang, 'title', sets=e(sets))}</title>"]
+    out += [f'<link rel="alternate" hreflang="{other}" href="{e(names[other])}">'
+            for other in LANGS if other != lang]
+    out += [f"<style>{STYLE}</style>", "</head>", "<body>", language_links(lang, names),
+            f"<h1>{title}</h1>", review_note(result["review_coverage"], lang),
+            f"<h2>{label(lang, 'results')}</h2>", f"<p>{label(lang, 'results_note')}</p>"]
+    out += results_table(result["groups"], lang)
+    out += charts(result, lang)
+    out.append(f"<h2>{label(lang, 'faulty')}</h2>")
+    if result["faulty"]:
+        out.append("<ul>" + "".join(f'<li><bdi>{e(f["id"])}</bdi>: '
+                                    f'<span dir="auto">{e(f["reason"])}</span></li>'
+                                    for f in result["faulty"]) + "</ul>")
+    else:
+        out.append(f"<p>{label(lang, 'none')}</p>")
+    out += provenance(p, lang)
+    out += question_index(result["questions"], lang)
+    out.append(f"<h2>{label(lang, 'every_question')}</h2>")
+    for row in result["questions"]:
+        out += question_section(row, lang)
+    out += ["</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
+def language_links(lang, names):
+    """Each language's page, named in its own language; this one not a link."""
+    links = []
+    for other in LANGS:
+        name = label(other, "lang_name")
+        direction = "rtl" if other in RTL else "ltr"
+        if other == lang:
+            links.append(f'<span lang="{other}" dir="{direction}" aria-current="page">'
+                         f'<b>{name}</b></span>')
+        else:
+            links.append(f'<a href="{e(names[other])}" hreflang="{other}" lang="{other}" '
+                         f'dir="{direction}">{name}</a>')
+    return (f'<nav class="langs" aria-label="{e(label(lang, "other_languages"))}">'
+            + " ".join(links) + "</nav>")
+
+
+def review_note(cov, lang):
+    if cov["missing"]:
+        return ('<p class="note">' + label(
+            lang, "review_missing", reviewed=cov["reviewed"], required=cov["required"],
+            missing=f'<bdi class="data">{e(", ".join(cov["missing"]))}</bdi>') + "</p>")
+    return f"<p>{label(lang, 'review_complete', required=cov['required'])}</p>"
+
+
+def code_of(value, lang):
+    """A set or language code of a row as shown: "all" is a label."""
+    return label(lang, "all") if value == "all" else e(value)
+
+
+NUMERIC = ' class="n"'
+
+
+def results_table(groups, lang):
+    """The table, with each cell's column name in ``data-label`` for the
+    phone layout, where every row is a card."""
+    heads = [label(lang, "set"), label(lang, "lang")] + [label(lang, m) for m in MEASURES] \
+        + [label(lang, "median_latency")]
+    out = ['<table class="results">',
+           "<thead><tr>" + "".join(f'<th scope="col"{NUMERIC if i > 1 else ""}>{h}</th>'
+                                   for i, h in enumerate(heads)) + "</tr></thead>",
+           "<tbody>"]
+    for group in groups:
+        latency = group["median_latency_ms"]
+        cells = [f"<td>{code_of(group['set'], lang)}</td>", f"<td>{code_of(group['lang'], lang)}</td>"]
+        cells += [figure_cell(group[m]) for m in MEASURES]
+        cells.append(f'<td class="n">{e(latency) if latency is not None else "–"}</td>')
+        out.append("<tr>" + "".join(cell.replace("<td", f'<td data-label="{e(head)}"', 1)
+                                    for head, cell in zip(heads, cells)) + "</tr>")
+    out += ["</tbody>", "</table>"]
+    return out
+
+
 def figure_cell(fig):
+    """``13/15 (12/15) 87% [62%–96%]``, always left to right; it may break
+    between the counts and the rate, never inside either."""
     if not fig["applicable"]:
         return '<td class="n">–</td>'
     text = f"{fig['passed']}/{fig['applicable']}"
@@ -52,46 +188,14 @@ def figure_cell(fig):
         text += f" ({mech['passed']}/{mech['applicable']})"
     low, high = wilson(fig["passed"], fig["applicable"])
     rate = fig["passed"] / fig["applicable"]
-    return (f'<td class="n">{e(text)} {pct(rate)} '
-            f'<span class="ci">[{pct(low)}–{pct(high)}]</span></td>')
-
-
-def chart(groups):
-    """Grouped bars: one group per set and language, one bar per measure."""
-    rows = [g for g in groups if g["lang"] != "all"]
-    bar, gap, height, left, top = 9, 14, 160, 40, 10
-    width = left + len(rows) * (len(MEASURES) * bar + gap) + 10
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 60}" '
-             f'role="img" aria-label="Rates after review per set and language">']
-    for tick in (0, 50, 100):
-        y = top + height - height * tick / 100
-        parts.append(f'<line x1="{left}" x2="{width}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>')
-        parts.append(f'<text x="{left - 4}" y="{y + 4:.1f}" font-size="10" '
-                     f'text-anchor="end">{tick}%</text>')
-    for i, group in enumerate(rows):
-        x0 = left + i * (len(MEASURES) * bar + gap) + gap / 2
-        for j, measure in enumerate(MEASURES):
-            fig = group[measure]
-            if not fig["applicable"]:
-                continue
-            h = height * fig["passed"] / fig["applicable"]
-            parts.append(f'<rect x="{x0 + j * bar:.1f}" y="{top + height - h:.1f}" width="{bar - 1}" '
-                         f'height="{h:.1f}" fill="{COLOURS[measure]}"><title>{e(group["set"])} '
-                         f'{e(group["lang"])} {e(TITLES[measure])}: {fig["passed"]}/'
-                         f'{fig["applicable"]}</title></rect>')
-        parts.append(f'<text x="{x0 + len(MEASURES) * bar / 2:.1f}" y="{top + height + 14}" '
-                     f'font-size="11" text-anchor="middle">{e(group["set"])} {e(group["lang"])}</text>')
-    for j, measure in enumerate(MEASURES):
-        x = left + j * 150
-        parts.append(f'<rect x="{x}" y="{top + height + 28}" width="10" height="10" '
-                     f'fill="{COLOURS[measure]}"/><text x="{x + 14}" y="{top + height + 37}" '
-                     f'font-size="10">{e(TITLES[measure])}</text>')
-    parts.append("</svg>")
-    return "\n".join(parts)
+    return (f'<td class="n"><span dir="ltr"><span class="fig">{e(text)}</span> '
+            f'<span class="fig">{pct(rate)} <span class="ci">[{pct(low)}–{pct(high)}]</span>'
+            "</span></span></td>")
 
 
 def overall(groups):
-    """Passed and applicable per measure, summed over the sets' totals."""
+    """``{measure: (passed, applicable)}`` summed over the sets' totals
+    (a history entry's groups carry them under ``figures``)."""
     sums = {m: [0, 0] for m in MEASURES}
     for group in groups:
         if group["set"] != "all" and group["lang"] == "all":
@@ -99,128 +203,132 @@ def overall(groups):
                 fig = group["figures"][m] if "figures" in group else group[m]
                 sums[m][0] += fig["passed"]
                 sums[m][1] += fig["applicable"]
-    return sums
+    return {m: tuple(counts) for m, counts in sums.items()}
 
 
-def trend(history, groups):
-    """One line per measure across the earlier quarters and this run."""
-    points = [(entry["quarter"], overall(entry["groups"])) for entry in history]
-    points.append(("this run", overall(groups)))
-    left, top, width, height = 40, 10, max(120 * (len(points) - 1), 120), 160
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 160}" '
-             f'height="{height + 40}" role="img" aria-label="Trend across quarters">']
-    for tick in (0, 50, 100):
-        y = top + height - height * tick / 100
-        parts.append(f'<line x1="{left}" x2="{left + width}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>'
-                     f'<text x="{left - 4}" y="{y + 4:.1f}" font-size="10" text-anchor="end">{tick}%</text>')
-    step = width / max(len(points) - 1, 1)
-    for i, (label, _sums) in enumerate(points):
-        parts.append(f'<text x="{left + i * step:.1f}" y="{top + height + 16}" font-size="10" '
-                     f'text-anchor="middle">{e(label)}</text>')
-    for j, m in enumerate(MEASURES):
-        coords = []
-        for i, (_label, sums) in enumerate(points):
-            passed, applicable = sums[m]
-            if applicable:
-                coords.append(f"{left + i * step:.1f},{top + height - height * passed / applicable:.1f}")
-        if coords:
-            parts.append(f'<polyline fill="none" stroke="{COLOURS[m]}" stroke-width="2" '
-                         f'points="{" ".join(coords)}"><title>{e(TITLES[m])}</title></polyline>')
-        parts.append(f'<text x="{left + width + 10}" y="{top + 12 + 14 * j}" font-size="10" '
-                     f'fill="{COLOURS[m]}">{e(TITLES[m])}</text>')
-    parts.append("</svg>")
-    return "\n".join(parts)
+def charts(result, lang):
+    """The bar chart and, with earlier quarters, the trend chart."""
+    titles = {m: label(lang, m) for m in MEASURES}
+    rtl = lang in RTL
+    groups = [(f"{g['set']} {g['lang']}", {m: (g[m]["passed"], g[m]["applicable"])
+                                           for m in MEASURES})
+              for g in result["groups"] if g["lang"] != "all"]
+    caption = label(lang, "chart")
+    out = [f"<figure>{bar_chart(groups, titles, caption, rtl)}",
+           f"<figcaption>{caption}</figcaption></figure>"]
+    if result.get("history"):
+        points = [(entry["quarter"], overall(entry["groups"])) for entry in result["history"]]
+        points.append((label(lang, "this_run"), overall(result["groups"])))
+        out += [f"<h2>{label(lang, 'trend')}</h2>", f"<p>{label(lang, 'trend_note')}</p>",
+                f"<figure>{trend_chart(points, titles, label(lang, 'trend'), rtl)}</figure>"]
+        out += trend_table(points, titles, lang)
+    return out
 
 
-def verdict(value):
+def trend_table(points, titles, lang):
+    """The trend chart's numbers, a row per measure: lines on the same rate
+    hide each other in the chart, never here."""
+    out = ['<div class="wide"><table>',
+           f"<tr><th>{label(lang, 'measure')}</th>"
+           + "".join(f"<th{NUMERIC}><bdi>{e(name)}</bdi></th>" for name, _ in points) + "</tr>"]
+    for measure, title in titles.items():
+        cells = []
+        for _name, sums in points:
+            passed, applicable = sums[measure]
+            cells.append(f'<td class="n"><span dir="ltr"><span class="fig">{passed}/{applicable}'
+                         f'</span> <span class="fig">{pct(passed / applicable)}</span></span></td>'
+                         if applicable
+                         else '<td class="n">–</td>')
+        out.append(f"<tr><td>{title}</td>{''.join(cells)}</tr>")
+    out.append("</table></div>")
+    return out
+
+
+def provenance(p, lang):
+    def data(text):
+        return f'<bdi class="data">{e(text)}</bdi>'
+
+    def commit(c):
+        return (data(c["commit"]) if c["commit"] else label(lang, "unknown")) \
+            + (" " + label(lang, "uncommitted") if c["dirty"] else "")
+
+    items = (
+        ("run_status", data(p["run"]["status"])), ("target", data(p["target"])),
+        ("platform_version", data(", ".join(p["platform_versions"]))
+         if p["platform_versions"] else label(lang, "not_reported")),
+        ("run_dates", data(", ".join(p["run_dates"]))),
+        ("run_commit", ", ".join(commit(c) for c in p["run_git_commits"])),
+        ("rules_as_of", data(p["decline_list_date"])),
+        ("reviews", data(p["reviews"]["file"]) if p["reviews"]["file"]
+         else label(lang, "no_reviews")),
+        ("scored_by", data(f"{p['scorer']['tool']} {p['scorer']['version']}")))
+    out = [f"<h2>{label(lang, 'provenance')}</h2>", "<ul>"]
+    out += [f"<li>{label(lang, key)}: {value}</li>" for key, value in items]
+    out += [f"<li>{label(lang, 'questions_file')}: {data(case['file'])} sha256 "
+            f"<code>{e(case['sha256'])}</code></li>" for case in p["cases"]]
+    out.append("</ul>")
+    return out
+
+
+def anchor(qid):
+    return "#" + e(quote(qid, safe=""))
+
+
+def question_index(rows, lang):
+    """A link to every question's entry, by set and language, marked where
+    it failed a measure after review or is faulty."""
+    out = [f'<h2 id="index">{label(lang, "index")}</h2>', f"<p>{label(lang, 'index_note')}</p>",
+           '<ul class="index">']
+    group = None
+    for row in rows:
+        if (row["set"], row["lang"]) != group:
+            group = (row["set"], row["lang"])
+            out.append(f'<li class="head"><bdi>{e(row["set"])} {e(row["lang"])}</bdi></li>')
+        link = f'<a href="{anchor(row["id"])}"><bdi>{e(row["id"])}</bdi></a>'
+        if row["faulty"]:
+            link = f"<s>{link}</s>"
+        elif any(value is False for value in row["after_review"].values()):
+            link += ' <span class="fail">✗</span>'
+        out.append(f"<li>{link}</li>")
+    out.append("</ul>")
+    return out
+
+
+def verdict(value, lang):
     if value is None:
         return "–"
-    return '<span class="pass">pass</span>' if value else '<span class="fail">fail</span>'
+    return (f'<span class="pass">{label(lang, "pass")}</span>' if value
+            else f'<span class="fail">{label(lang, "fail")}</span>')
 
 
-def render_html(result):
-    p = result["provenance"]
-    sets = ", ".join(c["set"] for c in p["cases"])
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           f"<title>Site-QA results: {e(sets)}</title>", f"<style>{STYLE}</style>", "</head>",
-           "<body>", f"<h1>Site-QA results: {e(sets)}</h1>"]
-    cov = result["review_coverage"]
-    if cov["missing"]:
-        out.append(f'<p class="note">Not fully reviewed: {cov["reviewed"]} of {cov["required"]} '
-                   "answers that the rubric requires a person to read have a review entry. "
-                   f"Not reviewed: {e(', '.join(cov['missing']))}.</p>")
-    else:
-        out.append(f"<p>Human review: all {cov['required']} answers that the rubric requires a "
-                   "person to read have a review entry.</p>")
-    out.append("<h2>Results</h2>")
-    out.append("<p>Passed/applicable after human review, the mechanical figure (every question, "
-               "no review) in brackets where it differs, the rate, and its 95% Wilson interval "
-               "in square brackets.</p>")
-    out.append("<table>")
-    out.append("<tr><th>Set</th><th>Lang</th>" + "".join(f"<th>{e(TITLES[m])}</th>" for m in MEASURES)
-               + "<th>Median latency</th></tr>")
-    for group in result["groups"]:
-        latency = group["median_latency_ms"]
-        out.append(f"<tr><td>{e(group['set'])}</td><td>{e(group['lang'])}</td>"
-                   + "".join(figure_cell(group[m]) for m in MEASURES)
-                   + f'<td class="n">{e(latency) + " ms" if latency is not None else "–"}</td></tr>')
-    out.append("</table>")
-    out.append(chart(result["groups"]))
-    if result.get("history"):
-        out.append("<h2>Trend across quarters</h2>")
-        out.append("<p>Overall rates after review, per measure: the earlier quarters as "
-                   "published (frozen in history.json) and this run.</p>")
-        out.append(trend(result["history"], result["groups"]))
-    out.append("<h2>Faulty questions</h2>")
-    if result["faulty"]:
-        out.append("<ul>" + "".join(f"<li>{e(f['id'])}: {e(f['reason'])}</li>"
-                                    for f in result["faulty"]) + "</ul>")
-    else:
-        out.append("<p>None.</p>")
-    out.append("<h2>Provenance</h2><ul>")
-    commits = ", ".join(f"{c['commit'] or 'unknown'}{' (uncommitted changes)' if c['dirty'] else ''}"
-                        for c in p["run_git_commits"])
-    for label, value in (
-            ("Run status", p["run"]["status"]), ("Target", p["target"]),
-            ("Platform version", ", ".join(p["platform_versions"]) or "not reported"),
-            ("Run date (UTC)", ", ".join(p["run_dates"])), ("Tool commit of the run", commits),
-            ("DECLINE list as of", p["decline_list_date"]),
-            ("Reviews", p["reviews"]["file"] or "none"),
-            ("Scored by", f"{p['scorer']['tool']} {p['scorer']['version']}")):
-        out.append(f"<li>{e(label)}: {e(value)}</li>")
-    for case in p["cases"]:
-        out.append(f"<li>Questions: {e(case['file'])} sha256 <code>{e(case['sha256'])}</code></li>")
-    out.append("</ul>")
-    out.append("<h2>Every question</h2>")
-    for row in result["questions"]:
-        out += question_section(row)
-    out += ["</body>", "</html>"]
-    return "\n".join(out) + "\n"
-
-
-def question_section(row):
+def question_section(row, lang):
     """One question: its text, evidence, the answer as given, its sources,
     and each verdict, mechanical and after review, with the review's reason."""
-    out = []
-    out.append(f'<section class="q" id="{e(row["id"])}">')
-    out.append(f"<h3>{e(row['id'])} ({e(row['kind'])})"
-               + (" – faulty, left out of every score" if row["faulty"] else "") + "</h3>")
-    out.append(f'<p>Question: <span dir="auto" lang="{e(row["lang"])}">{e(row["question"])}</span></p>')
+    qlang = e(row["lang"])
+    out = [f'<section class="q" id="{e(row["id"])}">',
+           f"<h3><bdi>{e(row['id'])}</bdi> ({label(lang, row['kind'])})"
+           + (label(lang, "faulty_marker") if row["faulty"] else "") + "</h3>",
+           f'<p>{label(lang, "question")}: <span dir="auto" lang="{qlang}">'
+           f'{e(row["question"])}</span></p>']
     if row.get("evidence"):
-        out.append(f'<p>Evidence: <span dir="auto" lang="{e(row["lang"])}">{e(row["evidence"])}'
-                   f'</span> (<a href="{e(row["source_url"])}">{e(row["source_url"])}</a>)</p>')
+        out.append(f'<p>{label(lang, "evidence")}: <span dir="auto" lang="{qlang}">'
+                   f'{e(row["evidence"])}</span> <bdi dir="ltr">(<a href="{e(row["source_url"])}" '
+                   f'class="data">{e(row["source_url"])}</a>)</bdi></p>')
     if row["answer"] is None:
-        out.append(f"<p>No answer: {e(row['problem'])}</p>")
+        out.append(f'<p>{label(lang, "no_answer")}: <bdi>{e(row["problem"])}</bdi></p>')
     else:
-        out.append(f'<blockquote dir="auto" lang="{e(row["lang"])}">{e(row["answer"])}</blockquote>')
+        out.append(f'<blockquote dir="auto" lang="{qlang}">{e(row["answer"])}</blockquote>')
     if row["sources"]:
-        out.append("<p>Sources: " + ", ".join(f"<code>{e(s)}</code>" for s in row["sources"]) + "</p>")
-    out.append("<table><tr><th>Measure</th><th>Mechanical</th><th>After review</th><th>Review</th></tr>")
+        out.append(f"<p>{label(lang, 'sources')}: "
+                   + ", ".join(f'<code dir="ltr">{e(s)}</code>' for s in row["sources"]) + "</p>")
+    out.append("<table><tr>" + "".join(f"<th>{label(lang, key)}</th>" for key in (
+        "measure", "mechanical", "after_review", "review_reason")) + "</tr>")
     reasons = {r["measure"]: r["reason"] for r in row["reviews"]}
     for m in MEASURES:
-        if m not in APPLIES[row["kind"]]:
-            continue
-        out.append(f"<tr><td>{e(TITLES[m])}</td><td>{verdict(row['mechanical'][m])}</td>"
-                   f"<td>{verdict(row['after_review'][m])}</td><td>{e(reasons.get(m, ''))}</td></tr>")
-    out.append("</table></section>")
+        if m in APPLIES[row["kind"]]:
+            out.append(f"<tr><td>{label(lang, m)}</td><td>{verdict(row['mechanical'][m], lang)}"
+                       f"</td><td>{verdict(row['after_review'][m], lang)}</td>"
+                       f'<td dir="auto">{e(reasons.get(m, ""))}</td></tr>')
+    out += ["</table>", f'<p><a class="up" href="#index">{label(lang, "to_index")}</a></p>',
+            "</section>"]
     return out

@@ -2,7 +2,8 @@
 
 A quarter folder (``Documents/c4-benchmark/{quarter}/``, quarter ``YYYY-QN``
 or a plain slug such as ``demo``) holds the question files as asked, the raw
-answers, the reviews, the results (results.md, results.json, index.html) and
+answers, the reviews, the results (results.md, results.json, index.html and,
+from the rules of 2026-12-01, index.he.html and index.ru.html) and
 MANIFEST.json, which records:
 
   format            2
@@ -20,7 +21,7 @@ MANIFEST.json, which records:
   runs              run_dates (UTC) and platform_versions read from the raw lines
   review_coverage   required, reviewed, missing (ids)
   history.json      (an input, when earlier quarters exist) their overall figures,
-                    frozen at publish time, for the trend chart of index.html
+                    frozen at publish time, for the trend chart of the pages
   unreviewed_allowed  true when published with --allow-unreviewed
 
 Format 1 manifests (score.py's arguments as a list, before tools 0.2.0) are
@@ -40,7 +41,10 @@ from .jsonl import read_json
 
 QUARTER = re.compile(r"^(?:\d{4}-Q[1-4]|[a-z0-9][a-z0-9-]{0,39})$")
 SERIES = re.compile(r"^\d{4}-Q[1-4]$")  # the quarters of the series, not demo or trial runs
-OUTPUTS = ("results.md", "results.json", "index.html")
+# What score.py writes into a quarter folder: the results pages in Hebrew and
+# Russian only from the rules of 2026-12-01 (evalkit/htmlpage.py); a quarter
+# scored under older rules has index.html alone.
+OUTPUTS = ("results.md", "results.json", "index.html", "index.he.html", "index.ru.html")
 
 
 def check_quarter(name):

@@ -47,12 +47,17 @@ CHANGES = (
     ("2026-12-01", "decline", "DECLINE list: the reference assistant's own Russian "
                               "declines, the plain declines an outside reader listed, those of "
                               "the agreement set, and Hebrew feminine and plural forms."),
+    ("2026-12-01", "pages", "The results page is written in English, Hebrew and Russian "
+                            "(index.html, index.he.html, index.ru.html), linked to each other, "
+                            "laid out for a phone and a desktop, with a legend for every "
+                            "series and an index of the questions."),
 )
 
 # The scorer version whose output the rules of a date give (evalkit.VERSION is
 # the newest). Results scored under rules before 2026-12-01 are byte for byte
-# those of 0.2.0.
-VERSIONS = (("2026-10-28", "0.2.0"), ("2026-12-01", "0.3.0"))
+# those of 0.2.0; those under the rules of 2026-12-01, pages included, of 0.4.0
+# (0.3.0 wrote them with the one English page of 0.2.0).
+VERSIONS = (("2026-10-28", "0.2.0"), ("2026-12-01", "0.4.0"))
 
 # The DECLINE list: phrases that mark an answer as a decline, added by date and
 # language. A phrase states that the answer is not known or not on the site;
@@ -123,9 +128,11 @@ class Rules:
     """The rules in force on one date: ``date`` (of the newest change in
     force), ``version`` (of the scorer output they give), ``phrases`` (the
     DECLINE list, normalised, in list order; ``phrases_in[lang]`` those of one
-    language) and one flag per dated change
+    language), one flag per dated change
     (``word_bounds``, ``visible_blank``, ``same_page``, ``bare_domains``,
-    ``review_flags``)."""
+    ``review_flags``) and ``pages``, the edition of the results pages: 1, the
+    one English page (evalkit/htmlpage_v1.py), or 2, a page per language
+    (evalkit/htmlpage.py)."""
 
     def __init__(self, as_of):
         in_force = {key for date, key, _what in CHANGES if date <= as_of}
@@ -141,6 +148,7 @@ class Rules:
         self.same_page = "same_page" in in_force
         self.bare_domains = "bare_domains" in in_force
         self.review_flags = "review_flags" in in_force
+        self.pages = 2 if "pages" in in_force else 1
 
 
 def rules_as_of(as_of=None):

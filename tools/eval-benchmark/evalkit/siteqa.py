@@ -22,7 +22,7 @@ import os
 from . import BadInput
 from .cases import load_site_qa
 from .jsonl import dumps_file, iter_jsonl, read_json, write_atomic
-from .htmlpage import render_html
+from .htmlpage import render_pages
 from .measures import MEASURES, judge
 from .quarter import sha256_file
 from .report import Tally, render_markdown
@@ -346,10 +346,17 @@ def results_json(result):
 
 
 def write_outputs(result, folder):
-    """results.md, results.json and index.html of a quarter folder."""
+    """The outputs of a quarter folder: results.md, results.json and the
+    results pages (index.html; from the rules of 2026-12-01 also
+    index.he.html and index.ru.html: evalkit/htmlpage.py). Returns their
+    names, sorted."""
     write_atomic(os.path.join(folder, "results.md"), render_markdown(result))
     write_atomic(os.path.join(folder, "results.json"), results_json(result))
-    write_atomic(os.path.join(folder, "index.html"), render_html(result))
+    pages = render_pages(result, "index.html")
+    for name, text in pages.items():
+        write_atomic(os.path.join(folder, name), text)
+    return sorted(["results.md", "results.json"] + list(pages))
+
 
 def score_quarter(folder, scoring):
     """Score a quarter folder's inputs as its manifest's ``scoring`` block

@@ -1,0 +1,151 @@
+"""The results pages' two inline SVG charts, sized from their own labels.
+
+``bar_chart``: the rates after review per set and language, one bar per
+measure. ``trend_chart``: the overall rate of each measure across the earlier
+quarters and this run. Both put a legend under the plot, one series a line, so
+that a legend entry of any length fits; both scale down with the page (the
+viewBox keeps the proportions, ``max-width:100%`` in the page's style).
+
+Nothing is measured by a browser, so every size comes from ``text_width``, a
+generous estimate (0.62 em a character; the widest letters of the system
+sans-serif fonts, Cyrillic and Hebrew included, average well under that). Each
+chart is made wide enough for its widest label, and every text lies inside the
+viewBox (tests/test_htmlpage.py checks it from the SVG's own numbers).
+
+Right to left: the plot keeps numbers and time running left to right, as
+charts do in Hebrew too; the legend is mirrored (swatch on the right, text
+ending at it). The SVG sets ``direction="ltr"`` so that a text's anchor means
+the same on every page.
+
+What it leaves out: values are in the bars' tooltips and in the table, not on
+the bars.
+"""
+
+from html import escape
+
+COLOURS = {"delivered": "#4c72b0", "correct_facts": "#55a868", "right_page_cited": "#c44e52",
+           "in_question_language": "#8172b2", "declined_when_not_on_site": "#ccb974"}
+FONT = 11          # every text of a chart, in SVG units
+LINE = 16          # a legend line
+MIN_WIDTH = 360    # fits a 390 px phone at its natural size
+PLOT_HEIGHT = 160
+TICKS = (0, 50, 100)
+
+
+def e(text):
+    return escape(str(text), quote=True)
+
+
+def text_width(text, size=FONT):
+    """A generous estimate of the width of ``text`` at font size ``size``."""
+    return len(text) * size * 0.62
+
+
+def _open(width, height, caption):
+    """The svg element: its natural size on a phone (shrunk to fit a narrower
+    one), up to a third larger on a wide screen."""
+    return [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+            f'width="{width:.0f}" height="{height:.0f}" '
+            f'style="width:100%;max-width:{width * 4 / 3:.0f}px" direction="ltr" role="img" '
+            f'aria-label="{e(caption)}">']
+
+
+def _y_axis(left, right, top):
+    """Grid lines and their percentages, the labels ending at ``left``."""
+    parts = []
+    for tick in TICKS:
+        y = top + PLOT_HEIGHT - PLOT_HEIGHT * tick / 100
+        parts.append(f'<line x1="{left}" x2="{right:.1f}" y1="{y:.1f}" y2="{y:.1f}" '
+                     f'stroke="#ddd"/>')
+        parts.append(f'<text x="{left - 4}" y="{y + 4:.1f}" font-size="{FONT}" '
+                     f'text-anchor="end">{tick}%</text>')
+    return parts
+
+
+def _axis_width():
+    return text_width("100%") + 8
+
+
+def _legend_width(titles):
+    return 14 + max(text_width(t) for t in titles.values())
+
+
+def _legend(titles, width, top, rtl):
+    """One line per series: a swatch and its name; mirrored right to left."""
+    parts = []
+    for j, (measure, title) in enumerate(titles.items()):
+        y = top + j * LINE
+        if rtl:
+            x = width - 10 - 10
+            parts.append(f'<rect x="{x:.1f}" y="{y}" width="10" height="10" '
+                         f'fill="{COLOURS[measure]}"/><text x="{x - 4:.1f}" y="{y + 9}" '
+                         f'font-size="{FONT}" text-anchor="end">{e(title)}</text>')
+        else:
+            parts.append(f'<rect x="10" y="{y}" width="10" height="10" '
+                         f'fill="{COLOURS[measure]}"/><text x="24" y="{y + 9}" '
+                         f'font-size="{FONT}">{e(title)}</text>')
+    return parts
+
+
+def bar_chart(groups, titles, caption, rtl=False):
+    """Grouped bars. ``groups``: ``[(label, {measure: (passed, applicable)})]``;
+    ``titles``: ``{measure: its name}`` in the order of the bars."""
+    bar, gap, top, left = 9, 14, 10, _axis_width()
+    group = max([len(titles) * bar + gap] + [text_width(label) + 6 for label, _ in groups])
+    width = max(MIN_WIDTH, left + len(groups) * group + 10, _legend_width(titles) + 20)
+    legend_top = top + PLOT_HEIGHT + 28
+    height = legend_top + len(titles) * LINE + 4
+    parts = _open(width, height, caption) + _y_axis(left, width - 10, top)
+    for i, (label, figures) in enumerate(groups):
+        x0 = left + i * group + (group - len(titles) * bar) / 2
+        for j, measure in enumerate(titles):
+            passed, applicable = figures[measure]
+            if not applicable:
+                continue
+            h = PLOT_HEIGHT * passed / applicable
+            parts.append(f'<rect x="{x0 + j * bar:.1f}" y="{top + PLOT_HEIGHT - h:.1f}" '
+                         f'width="{bar - 1}" height="{h:.1f}" fill="{COLOURS[measure]}">'
+                         f'<title>{e(label)} {e(titles[measure])}: {passed}/{applicable}'
+                         f'</title></rect>')
+        parts.append(f'<text x="{left + i * group + group / 2:.1f}" y="{top + PLOT_HEIGHT + 16}" '
+                     f'font-size="{FONT}" text-anchor="middle">{e(label)}</text>')
+    parts += _legend(titles, width, legend_top, rtl)
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def trend_chart(points, titles, caption, rtl=False):
+    """One line per measure. ``points``: ``[(label, {measure: (passed,
+    applicable)})]``, oldest first, at least two."""
+    top = 10
+    labels = [text_width(label) for label, _ in points]
+    step = max(60, max(labels) + 12)
+    left = max(_axis_width(), labels[0] / 2 + 4)
+    right = labels[-1] / 2 + 10
+    plot = max(step * (len(points) - 1), MIN_WIDTH - left - right)
+    step = plot / (len(points) - 1)
+    width = max(left + plot + right, _legend_width(titles) + 20)
+    legend_top = top + PLOT_HEIGHT + 28
+    height = legend_top + len(titles) * LINE + 4
+    parts = _open(width, height, caption) + _y_axis(left, left + plot, top)
+    for i, (label, _sums) in enumerate(points):
+        parts.append(f'<text x="{left + i * step:.1f}" y="{top + PLOT_HEIGHT + 16}" '
+                     f'font-size="{FONT}" text-anchor="middle">{e(label)}</text>')
+    for j, (measure, title) in enumerate(titles.items()):
+        coords = [(left + i * step, top + PLOT_HEIGHT - PLOT_HEIGHT * sums[measure][0]
+                   / sums[measure][1]) for i, (_label, sums) in enumerate(points)
+                  if sums[measure][1]]
+        if not coords:
+            continue
+        # Each line narrower than the one before, so that lines on the same
+        # rate (several measures at 100%) show as nested bands, not as one.
+        parts.append(f'<polyline fill="none" stroke="{COLOURS[measure]}" '
+                     f'stroke-width="{2 + 2 * (len(titles) - 1 - j)}" '
+                     f'points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in coords)}">'
+                     f'<title>{e(title)}</title></polyline>')
+        if len(coords) == 1:  # a line of one point draws nothing
+            parts.append(f'<circle cx="{coords[0][0]:.1f}" cy="{coords[0][1]:.1f}" r="4" '
+                         f'fill="{COLOURS[measure]}"/>')
+    parts += _legend(titles, width, legend_top, rtl)
+    parts.append("</svg>")
+    return "\n".join(parts)

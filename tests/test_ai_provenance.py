@@ -125,6 +125,23 @@ class History(unittest.TestCase):
         live["run"].update(status="recorded_live_run", endpoint="https://api.openai.com/v1")
         self.assertEqual(self.check(live), [])
 
+    def test_a_grounding_run_recomputes_from_its_replies(self):
+        from tests.test_ai_eval import model as grounding_model
+        with ModelServer("openai", reply=grounding_model) as srv:
+            os.environ.update(srv.environ())
+            out = os.path.join(self.tmp, "g.json")
+            call_main(ai_eval, ["grounding", "--cases", os.path.join(AI, "grounding-cases.json"),
+                                "--output", out, "--raw", os.path.join(self.tmp, "g.raw.jsonl"),
+                                "--provider", "openai", "--model", "m", "--quiet"])
+        with open(out, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        doc["run"].update(git_commit=self.doc["run"]["git_commit"], git_dirty=False)
+        self.assertEqual(self.check(doc), [])
+        # A withheld claim's quote made verbatim by hand is scored again, and shows.
+        doc["cases"][0]["explain_reply"]["claims"][1]["citations"][0]["quote"] = "generally allowed on a lot with"
+        self.assertEqual(self.check(doc), ["summary is not what the per-case records give",
+                                           "per-case records not as scored: g-1"])
+
     def changed(self, change):
         doc = copy.deepcopy(self.doc)
         change(doc)

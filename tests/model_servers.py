@@ -8,6 +8,14 @@ scripted replies first (``script``): an error body exactly as the API shapes
 it (``error(...)``), retry headers, a slow reply, a malformed one. The
 bedrock flavour verifies the SigV4 signature of every request it receives
 and answers 403 InvalidSignatureException when it does not match.
+
+Options, off by default: ``strict_paths`` answers a path the API does not
+have with 404, as the servers do (FastAPI's ``{"detail": "Not Found"}`` for
+openai, the API's ``not_found_error`` for anthropic, a bare 404 for
+bedrock); ``forced_tool=False`` plays a Bedrock model without
+``toolChoice.tool`` (Llama, Mistral, Titan), which answers a request that
+forces a tool with 400 ValidationException in the service's words. A JSON
+reply to a Bedrock request without a tool comes back as text.
 """
 
 import json
@@ -56,13 +64,13 @@ def success(flavour, request, content, stop=None):
                 "content": blocks, "stop_reason": stop or ("end_turn" if isinstance(content, str)
                                                            else "tool_use"),
                 "stop_sequence": None, "usage": {"input_tokens": 11, "output_tokens": 7}}
-    if isinstance(content, str):
-        blocks = [{"text": content}]
+    if isinstance(content, str) or "toolConfig" not in request:
+        blocks = [{"text": content if isinstance(content, str) else json.dumps(content)}]
     else:
         name = request["toolConfig"]["toolChoice"]["tool"]["name"]
         blocks = [{"toolUse": {"toolUseId": "tooluse_1", "name": name, "input": content}}]
     return {"output": {"message": {"role": "assistant", "content": blocks}},
-            "stopReason": stop or ("end_turn" if isinstance(content, str) else "tool_use"),
+            "stopReason": stop or ("tool_use" if "toolUse" in blocks[0] else "end_turn"),
             "usage": {"inputTokens": 11, "outputTokens": 7, "totalTokens": 18},
             "metrics": {"latencyMs": 5}}
 
@@ -111,6 +119,23 @@ class _Handler(BaseHTTPRequestHandler):
             return "The request signature we calculated does not match the signature you provided."
         return None
 
+    def _refusal(self, request):
+        """The reply of a real server to a path it does not have, or to a
+        forced tool its model does not take; None when neither."""
+        server = self.server
+        if server.strict_paths and not _PATHS[server.flavour](self.path):
+            if server.flavour == "openai":
+                return raw(404, {"detail": "Not Found"})
+            if server.flavour == "anthropic":
+                return error("anthropic", 404, "not_found_error", "Not Found")
+            return raw(404, b"", {"Content-Type": "text/plain"})
+        tool = ((request.get("toolConfig") or {}).get("toolChoice") or {}).get("tool")
+        if server.flavour == "bedrock" and not server.forced_tool and tool:
+            return error("bedrock", 400, "ValidationException",
+                         "This model doesn't support the toolConfig.toolChoice.tool field. "
+                         "Remove toolConfig.toolChoice.tool and try again.")
+        return None
+
     def do_POST(self):
         server = self.server
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -122,13 +147,15 @@ class _Handler(BaseHTTPRequestHandler):
             server.requests.append({"path": self.path,
                                     "headers": {k.lower(): v for k, v in self.headers.items()},
                                     "json": request, "body": body})
-            scripted = server.script.pop(0) if server.script else None
+            refusal = self._refusal(request)
+            scripted = server.script.pop(0) if server.script and refusal is None else None
         if server.flavour == "bedrock":
             problem = self._signature_problem(body)
             if problem:
                 server.bad_signatures += 1
                 reply = error("bedrock", 403, "InvalidSignatureException", problem)
                 return self._send(reply["status"], reply["headers"], reply["body"])
+        scripted = refusal or scripted
         if scripted is not None:
             return self._send(scripted["status"], scripted.get("headers", {}), scripted["body"],
                               scripted.get("delay", 0.0))
@@ -136,12 +163,19 @@ class _Handler(BaseHTTPRequestHandler):
         return self._send(200, {}, success(server.flavour, request, content), server.delay)
 
 
+_PATHS = {"openai": lambda path: path == "/v1/chat/completions",
+          "anthropic": lambda path: path == "/v1/messages",
+          "bedrock": lambda path: path.startswith("/model/") and path.endswith("/converse")}
+
+
 class ModelServer(LoopbackServer):
-    def __init__(self, flavour, reply=None, script=None, delay=0.0, port=0):
+    def __init__(self, flavour, reply=None, script=None, delay=0.0, port=0, strict_paths=False,
+                 forced_tool=True):
         self.flavour = flavour
         super().__init__(_Handler, port=port, flavour=flavour, script=list(script or []),
                          reply=reply or (lambda request: "Hello from the loopback model."),
-                         bad_signatures=0, delay=delay)
+                         bad_signatures=0, delay=delay, strict_paths=strict_paths,
+                         forced_tool=forced_tool)
 
     @property
     def base(self):

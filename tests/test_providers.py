@@ -14,7 +14,7 @@ from evalkit.providers.retry import retry_after_seconds
 
 SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}},
           "required": ["answer"]}
-FAST = Policy(max_attempts=4, base_delay=0.01, max_delay=0.05, retry_after_cap=2.0)
+FAST = Policy(max_attempts=4, base_delay=0.01, max_delay=0.05, retry_after_cap=2.0, min_delay=0.01)
 FLAVOURS = ("openai", "anthropic", "bedrock")
 
 
@@ -25,8 +25,8 @@ def client(server, policy=FAST):
 
 def request(schema=None, **kw):
     kw.setdefault("timeout", 5)
-    return Request(system="You are terse.", user="Say hello.", model="test-model-v1:0",
-                   schema=schema, **kw)
+    kw.setdefault("model", "test-model-v1:0")
+    return Request(system="You are terse.", user="Say hello.", schema=schema, **kw)
 
 
 class Success(unittest.TestCase):
@@ -97,10 +97,11 @@ class Success(unittest.TestCase):
 
     def test_bedrock_wire_format_and_signature(self):
         with ModelServer("bedrock", reply=lambda r: {"answer": "hi"}) as srv:
-            reply = client(srv).call(request(SCHEMA))
+            claude = "us.anthropic.claude-3-5-haiku-20241022-v1:0"  # a model that takes a forced tool
+            reply = client(srv).call(request(SCHEMA, model=claude))
             self.assertEqual(reply.data, {"answer": "hi"})
             sent = srv.requests[0]
-            self.assertEqual(sent["path"], "/model/test-model-v1%3A0/converse")
+            self.assertEqual(sent["path"], "/model/us.anthropic.claude-3-5-haiku-20241022-v1%3A0/converse")
             self.assertEqual(srv.httpd.bad_signatures, 0)
             self.assertIn("Credential=AKIDEXAMPLE/", sent["headers"]["authorization"])
             self.assertIn("/us-east-1/bedrock/aws4_request", sent["headers"]["authorization"])
@@ -117,7 +118,9 @@ class Success(unittest.TestCase):
                 providers.get("bedrock", env, FAST).call(request())
             self.assertEqual(str(ctx.exception),
                              "bedrock: HTTP 403: InvalidSignatureException: The request signature we "
-                             "calculated does not match the signature you provided.")
+                             "calculated does not match the signature you provided. (POST "
+                             f"{srv.base}/model/test-model-v1%3A0/converse); check AWS_ACCESS_KEY_ID, "
+                             "AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN")
             self.assertEqual(srv.httpd.bad_signatures, 1)
 
 
@@ -169,7 +172,8 @@ class Errors(unittest.TestCase):
                 client(srv).call(request())
             self.assertEqual(len(srv.requests), 4)
             self.assertEqual(str(ctx.exception),
-                             "anthropic: HTTP 529: overloaded_error: Overloaded (gave up after 4 attempts)")
+                             f"anthropic: HTTP 529: overloaded_error: Overloaded (POST {srv.base}/v1/messages; "
+                             "gave up after 4 attempts)")
 
     def test_retry_after_ms_and_seconds_are_honoured(self):
         with ModelServer("openai") as srv:
@@ -187,13 +191,16 @@ class Errors(unittest.TestCase):
             self.assertGreaterEqual(time.monotonic() - start, 1.0)
             self.assertEqual(reply.attempts[0]["retry_in_s"], 1.0)
 
-    def test_retry_after_is_capped(self):
+    def test_retry_after_over_the_maximum_is_not_waited(self):
         with ModelServer("bedrock") as srv:
             srv.queue(error("bedrock", 429, "ThrottlingException", "Too many requests",
                             headers={"Retry-After": "3600"}))
             policy = Policy(max_attempts=3, base_delay=0.01, retry_after_cap=0.2)
-            reply = client(srv, policy).call(request())
-            self.assertEqual(reply.attempts[0]["retry_in_s"], 0.2)
+            with self.assertRaises(ProviderError) as ctx:
+                client(srv, policy).call(request())
+            self.assertEqual(len(srv.requests), 1)
+            self.assertIsNone(ctx.exception.attempts[0]["retry_in_s"])
+            self.assertIn("asks to wait 3600 s, over the longest wait of 300 s", str(ctx.exception))
 
     def test_retry_after_forms(self):
         self.assertEqual(retry_after_seconds({"Retry-After": "7"}), 7.0)
@@ -217,7 +224,8 @@ class Errors(unittest.TestCase):
         with self.assertRaises(ProviderError) as ctx:
             providers.get("openai", env, FAST).call(request())
         self.assertEqual(len(ctx.exception.attempts), 4)
-        self.assertEqual(str(ctx.exception), "openai: connection refused (gave up after 4 attempts)")
+        self.assertEqual(str(ctx.exception), f"openai: connection refused (POST {srv.base}/v1/chat/completions; "
+                                             "gave up after 4 attempts)")
 
     def test_malformed_replies(self):
         with ModelServer("openai") as srv:

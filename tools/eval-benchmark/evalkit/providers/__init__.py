@@ -7,17 +7,23 @@
 model, max tokens, temperature (None: not sent, since some current models
 reject any temperature), timeout. ``Reply``: text, data (the parsed JSON when
 a schema was given and the reply parsed, else None), usage, the raw response
-body, the model the API reports, and every attempt.
+body, the model the API reports, every attempt, and ``truncated`` (True when
+the reply stopped at the token limit: OpenAI's ``finish_reason: length``,
+Anthropic's and Bedrock's ``max_tokens``).
 
 Built in: ``openai`` (also Ollama, vLLM, llama.cpp's server and LM Studio
 through OPENAI_BASE_URL), ``anthropic`` (Messages API), ``bedrock`` (Converse
 API, SigV4-signed) and ``manual`` (answers collected by hand; see manual.py).
 Retries follow ``retry.Policy``. A failure raises ``ProviderError``: one line
-with provider, status, the provider's error type and message; never a secret.
+with provider, status, the provider's error type and message, the URL tried
+and, where recognisable, the fix; never a secret. ``FatalProviderError`` (a
+subclass, ``fatal`` True) is one every call of the run would meet: the key or
+credentials refused (401, 403), a model the provider says does not exist, a
+wrong URL or JSON mode. It is never retried; a caller should stop the run.
 """
 
 from .anthropic import Anthropic
-from .base import ProviderError, Reply, Request  # noqa: F401
+from .base import FatalProviderError, ProviderError, Reply, Request  # noqa: F401
 from .bedrock import Bedrock
 from .openai import OpenAI
 from .retry import Policy  # noqa: F401

@@ -7,13 +7,21 @@ come through a forced tool (``tools`` with the schema as ``input_schema`` and
 ``input``; not through a prefilled assistant turn, which some models reject.
 Base URL from ANTHROPIC_BASE_URL (default https://api.anthropic.com).
 Error bodies are ``{"type": "error", "error": {"type", "message"}}``; 529
-(overloaded) is retried like a 5xx.
+(overloaded) is retried like a 5xx. Fatal, with the fix named: 401 and 403
+(the key), a 404 (``not_found_error``: the model, when its message names
+one, else the URL: ANTHROPIC_BASE_URL is the host, without ``/v1``). A reply
+that stopped at ``max_tokens`` (or at the model's context window) is marked
+``truncated``.
 """
 
 import json
 
 from ..responses import anthropic_text
 from .base import Client, ProviderError, Reply
+from .errors import Failure, FatalProviderError, checked_base, fold
+
+# Both say the reply was cut off before the model finished it.
+CUT_OFF = ("max_tokens", "model_context_window_exceeded")
 
 DEFAULT_BASE = "https://api.anthropic.com"
 VERSION = "2023-06-01"
@@ -21,21 +29,31 @@ VERSION = "2023-06-01"
 
 class Anthropic(Client):
     name = "anthropic"
+    key_hint = "check ANTHROPIC_API_KEY"
 
     def __init__(self, environ, policy=None):
         super().__init__(environ, policy)
-        self.base = (environ.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE).rstrip("/")
+        self.base = checked_base("ANTHROPIC_BASE_URL",
+                                 (environ.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE).rstrip("/"))
         self.key = environ.get("ANTHROPIC_API_KEY") or None
         if not self.key:
-            raise ProviderError("no provider configured: anthropic needs ANTHROPIC_API_KEY")
+            raise FatalProviderError("no provider configured: anthropic needs ANTHROPIC_API_KEY")
         self.secrets = [self.key]
 
     def error_of(self, status, headers, body):
         try:
             error = json.loads(body).get("error") or {}
-            return error.get("type"), error.get("message"), None
+            kind, message = error.get("type"), fold(error.get("message"))
         except (ValueError, AttributeError, RecursionError):
-            return None, body[:200] if body else None, None
+            kind, message = None, fold(body) or None
+        if status != 404:
+            return Failure(kind, message)
+        if (message or "").startswith("model:"):  # the API's words for a model it does not have
+            return Failure(kind, message, fatal=True,
+                           hint="check the model name (--model or BENCH_MODEL)")
+        hint = ("ANTHROPIC_BASE_URL is the host, without /v1: try " + self.base[:-3]
+                if self.base.endswith("/v1") else "check ANTHROPIC_BASE_URL")
+        return Failure(kind, message, fatal=True, hint=hint)
 
     def body(self, req):
         body = {"model": req.model, "max_tokens": req.max_tokens, "system": req.system,
@@ -54,26 +72,27 @@ class Anthropic(Client):
             return {"Content-Type": "application/json", "x-api-key": self.key,
                     "anthropic-version": VERSION}
 
-        doc, raw, attempts = self.post(self.base + "/v1/messages", headers, self.body(req),
-                                       req.timeout)
+        url = self.base + "/v1/messages"
+        doc, raw, attempts = self.post(url, headers, self.body(req), req.timeout)
         content = doc.get("content") if isinstance(doc, dict) else None
         if not isinstance(content, list):
-            raise ProviderError("anthropic: HTTP 200 but no content list in the reply",
-                                attempts, 200, raw)
+            raise ProviderError("anthropic: HTTP 200 but no content list in the reply "
+                                f"({self.where(url)})", attempts, 200, raw)
         usage = doc.get("usage") if isinstance(doc.get("usage"), dict) else {}
         usage = {"input_tokens": usage.get("input_tokens"),
                  "output_tokens": usage.get("output_tokens")}
         stop = doc.get("stop_reason")
+        cut = stop in CUT_OFF
         text = anthropic_text(doc)
         if req.schema is None:
-            return Reply(text, None, usage, raw, attempts, doc.get("model"), stop)
+            return Reply(text, None, usage, raw, attempts, doc.get("model"), stop, truncated=cut)
         tool = next((b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"
                      and b.get("name") == req.schema_name), None)
         if tool is None or not isinstance(tool.get("input"), dict):
             return Reply(text, None, usage, raw, attempts, doc.get("model"), stop,
-                         "no tool_use block with an object input in the reply")
-        if stop == "max_tokens":
+                         "no tool_use block with an object input in the reply", cut)
+        if cut:
             return Reply(json.dumps(tool["input"], ensure_ascii=False), None, usage, raw,
-                         attempts, doc.get("model"), stop, "reply cut off at max_tokens")
+                         attempts, doc.get("model"), stop, f"reply cut off at {stop}", True)
         return Reply(json.dumps(tool["input"], ensure_ascii=False, sort_keys=True), tool["input"],
                      usage, raw, attempts, doc.get("model"), stop)

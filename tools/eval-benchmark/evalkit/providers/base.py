@@ -1,23 +1,14 @@
-"""The shared call shape, the error type, and one JSON POST with retries."""
+"""The shared call shape and one JSON POST with retries."""
 
 import json
 import re
+import sys
 import time
 
 from .. import http
-from .retry import Policy, delay_for
-
-
-class ProviderError(Exception):
-    """One line: provider, status, the provider's error type and message.
-
-    ``attempts`` holds every attempt made, so a caller can record them."""
-
-    def __init__(self, message, attempts=(), status=None, raw=None):
-        super().__init__(" ".join(str(message).split()))
-        self.attempts = list(attempts)
-        self.status = status
-        self.raw = raw
+from . import retry
+from .errors import FatalProviderError, Failure, ProviderError, fold, shown_url  # noqa: F401
+from .retry import Policy
 
 
 class Request:
@@ -34,7 +25,8 @@ class Request:
 
 
 class Reply:
-    def __init__(self, text, data, usage, raw, attempts, model=None, stop=None, problem=None):
+    def __init__(self, text, data, usage, raw, attempts, model=None, stop=None, problem=None,
+                 truncated=False):
         self.text = text          # the reply's text (for a schema reply, its JSON text)
         self.data = data          # the parsed JSON object, or None
         self.usage = usage        # tokens in and out, as the API reports them
@@ -43,6 +35,7 @@ class Reply:
         self.model = model
         self.stop = stop          # why generation stopped, as the API says
         self.problem = problem    # why data is None when a schema was asked for
+        self.truncated = truncated  # True: cut off at the token limit (stop says which)
 
 
 # Shapes of keys that must never reach a message, even when an API echoes them.
@@ -59,19 +52,44 @@ def redact(text, secrets):
 
 class Client:
     """A provider: ``name``, ``secrets`` (to redact), ``policy``; subclasses
-    build the request and read the reply."""
+    build the request and read the reply. ``sleep`` and ``say`` (a line for
+    stderr) can be replaced, so tests need not wait."""
 
     name = "?"
+    key_hint = "check the credentials"
+    obeys_should_retry = True  # x-should-retry: both the OpenAI and Anthropic SDKs obey it
 
     def __init__(self, environ, policy=None):
         self.environ = environ
         self.policy = policy or Policy()
         self.secrets = []
         self.sleep = time.sleep
+        self.say = _to_stderr
 
     def error_of(self, status, headers, body):
-        """``(error type, message, retryable or None)`` of an error response."""
-        return None, None, None
+        """The provider's reading of an error response, as a ``Failure``."""
+        return Failure(message=fold(body) or None)
+
+    def failure_of(self, status, headers, body):
+        """``error_of``, then what holds for every provider: 401 and 403 are
+        fatal, x-should-retry decides where obeyed, then the status."""
+        failure = self.error_of(status, headers, body)
+        if failure.fatal is None:
+            failure.fatal = status in (401, 403)
+            if failure.fatal and not failure.hint:
+                failure.hint = self.key_hint
+        if failure.fatal:
+            failure.retryable = False
+            return failure
+        said = retry.should_retry_header(headers) if self.obeys_should_retry else None
+        if said is not None:
+            failure.retryable = said
+        elif failure.retryable is None:
+            failure.retryable = status in (408, 409, 429) or status >= 500
+        return failure
+
+    def where(self, url):
+        return f"POST {shown_url(url)}"
 
     def post(self, url, headers_for_attempt, body_obj, timeout):
         """POST JSON with retries; ``(document, raw text, attempts)``."""
@@ -80,8 +98,8 @@ class Client:
         rng = self.policy.rng()
         start = time.monotonic()
         while True:
-            headers = headers_for_attempt(url, data)
-            attempt, response = http.send("POST", url, headers, data, timeout, self.policy.max_bytes)
+            attempt, response = http.send("POST", url, headers_for_attempt(url, data), data,
+                                          timeout, self.policy.max_bytes)
             attempts.append(attempt)
             status = response["status"] if response else None
             raw = http_text(response)
@@ -89,27 +107,54 @@ class Client:
                 try:
                     return json.loads(raw), raw, attempts
                 except (ValueError, RecursionError):
-                    raise ProviderError(f"{self.name}: HTTP 200 but the body is not JSON",
-                                        attempts, status, raw) from None
-            kind, message, retryable = (None, None, None)
-            if response is not None:
-                kind, message, retryable = self.error_of(status, response["headers"], raw or "")
-            if retryable is None:
-                retryable = response is None or status in (408, 409, 429) or (status or 0) >= 500
-            elapsed = time.monotonic() - start
-            wait = delay_for(self.policy, len(attempts),
-                             response["headers"] if response else {}, rng)
-            attempt["retry_in_s"] = round(wait, 3) if retryable else None
-            if not retryable or len(attempts) >= self.policy.max_attempts or \
-                    elapsed + wait > self.policy.max_total_s:
-                attempt["retry_in_s"] = None
-                what = f"HTTP {status}" if status else attempt["error"]
-                detail = ": ".join(x for x in (kind, message) if x)
-                note = "" if not retryable else f" (gave up after {len(attempts)} attempts)"
-                raise ProviderError(redact(f"{self.name}: {what}{': ' + detail if detail else ''}"
-                                           f"{note}", self.secrets), attempts, status,
-                                    redact(raw or "", self.secrets))
-            self.sleep(wait)
+                    raise ProviderError(f"{self.name}: HTTP 200 but the body is not JSON "
+                                        f"({self.where(url)})", attempts, status, raw) from None
+            failure = Failure(retryable=True, fatal=False) if response is None else \
+                self.failure_of(status, response["headers"], raw or "")
+            headers = response["headers"] if response else {}
+            wait = retry.plan(self.policy, len(attempts), headers, rng) \
+                if failure.retryable else None
+            why_not = self.why_not_again(failure, wait, len(attempts), time.monotonic() - start)
+            attempt["retry_in_s"] = None if why_not is not None else round(wait.seconds, 3)
+            if why_not is not None:
+                raise self.error(url, attempt, failure, why_not, attempts, raw)
+            if wait.long:
+                self.say(redact(self.long_wait_line(url, status, wait), self.secrets))
+            self.sleep(wait.seconds)
+
+    def long_wait_line(self, url, status, wait):
+        return (f"{self.name}: HTTP {status}: the server asks to wait {wait.asked:g} s, over the "
+                f"usual {self.policy.retry_after_cap:g} s; waiting as asked (at most "
+                f"{self.policy.retry_after_max:g} s) ({self.where(url)})")
+
+    def why_not_again(self, failure, wait, tries, elapsed):
+        """None to try again, else the note for the message ("" for none)."""
+        if not failure.retryable:
+            return ""
+        if wait.refused:
+            return (f"not retried: the server asks to wait {wait.asked:g} s, over the longest "
+                    f"wait of {self.policy.retry_after_max:g} s; try again later")
+        if tries >= self.policy.max_attempts:
+            return f"gave up after {tries} attempts"
+        if elapsed + wait.seconds > self.policy.max_total_s:
+            return (f"gave up after {tries} attempts: waiting {round(wait.seconds, 1):g} s more would pass "
+                    f"the {self.policy.max_total_s:g} s one call may take")
+        return None
+
+    def error(self, url, attempt, failure, note, attempts, raw):
+        """The ProviderError (fatal or not) of a call that is not tried again."""
+        status = attempt["status"]
+        what = f"HTTP {status}" if status else attempt["error"]
+        detail = ": ".join(str(x) for x in (failure.kind, failure.message) if x)
+        text = (f"{self.name}: {what}{': ' + detail if detail else ''} "
+                f"({self.where(url)}{'; ' + note if note else ''})"
+                f"{'; ' + failure.hint if failure.hint else ''}")
+        kind = FatalProviderError if failure.fatal else ProviderError
+        return kind(redact(text, self.secrets), attempts, status, redact(raw or "", self.secrets))
+
+
+def _to_stderr(line):
+    print(line, file=sys.stderr, flush=True)
 
 
 def http_text(response):

@@ -5,27 +5,64 @@
 AWS_ENDPOINT_URL, as the AWS tools do). Credentials from AWS_ACCESS_KEY_ID,
 AWS_SECRET_ACCESS_KEY and optional AWS_SESSION_TOKEN (signed); region from
 AWS_REGION (or AWS_DEFAULT_REGION). Signing service name ``bedrock``. Each
-attempt is signed afresh. JSON replies through a forced tool in ``toolConfig``
-(``toolChoice.tool``), read from the ``toolUse`` block's ``input``.
+attempt is signed afresh.
+
+JSON replies: for the models whose ``toolChoice.tool`` the service supports
+(Anthropic Claude 3 and later, Amazon Nova), through that forced tool in
+``toolConfig``, read from the ``toolUse`` block's ``input``; for every other
+model (Llama, Mistral, Titan, a custom model's ARN), asked for in the prompt
+and read from the text (jsonprompt.py), since those answer a forced tool with
+400 ValidationException.
 
 Errors carry ``x-amzn-ErrorType`` and ``{"message": ...}``; throttling,
-service-unavailable, model-not-ready and internal errors are retried.
+service-unavailable, model-not-ready and internal errors are retried, as
+botocore retries them. Fatal, with the fix named: credentials refused
+(401, 403, an expired token), no access to the model, a model id the service
+does not know. A reply that stopped at ``max_tokens`` (or at the model's
+context window) is marked ``truncated``.
 """
 
 import json
+import re
 from datetime import datetime, timezone
 from urllib.parse import quote, urlsplit
 
 from ..responses import bedrock_text
+from . import jsonprompt
 from .base import Client, ProviderError, Reply
+from .errors import Failure, FatalProviderError, checked_base, fold
 from .sigv4 import sign
 
+# Not ModelTimeoutException (HTTP 408: the model ran past its time limit on
+# this request). botocore does not retry it, and neither does this: the same
+# prompt and token limit sent again most often run out of time again, each
+# try costing up to the whole timeout and the tokens generated before it.
+# What cures it is a smaller --max-tokens or a shorter prompt; the error says so.
 RETRYABLE = {"ThrottlingException", "ServiceUnavailableException", "ModelNotReadyException",
-             "InternalServerException", "ModelTimeoutException"}
+             "InternalServerException"}
+CREDENTIALS_REFUSED = {"UnrecognizedClientException", "InvalidSignatureException",
+                       "ExpiredTokenException", "IncompleteSignatureException",
+                       "MissingAuthenticationTokenException"}
+# The service's words for a model id it does not know, and for a model that
+# must be called through an inference profile.
+_NO_MODEL = re.compile(r"model identifier is invalid|model not found|could not be found|"
+                       r"does not exist", re.IGNORECASE)
+_NEEDS_PROFILE = re.compile(r"on-demand throughput", re.IGNORECASE)
+# "The Model must request the specified tool. Only supported by Anthropic
+# Claude 3 and Amazon Nova models" (the ToolChoice of the Converse API
+# reference); later Claude generations take it too, Claude 2 and Instant do
+# not. The id may carry a region prefix (us.anthropic.) or be an ARN.
+_FORCED_TOOL = re.compile(r"(^|[./])(anthropic\.claude-(?!instant|v\d|2\b)|amazon\.nova-)")
+CUT_OFF = ("max_tokens", "model_context_window_exceeded")
+
+
+def forced_tool_supported(model):
+    return bool(_FORCED_TOOL.search(model or ""))
 
 
 class Bedrock(Client):
     name = "bedrock"
+    obeys_should_retry = False  # botocore does not read x-should-retry
 
     def __init__(self, environ, policy=None):
         super().__init__(environ, policy)
@@ -37,10 +74,14 @@ class Bedrock(Client):
                                   ("AWS_SECRET_ACCESS_KEY", self.secret),
                                   ("AWS_REGION", self.region)) if not v]
         if missing:
-            raise ProviderError(f"no provider configured: bedrock needs {', '.join(missing)}")
+            raise FatalProviderError(f"no provider configured: bedrock needs {', '.join(missing)}")
         self.secrets = [s for s in (self.secret, self.token, self.access) if s]
-        self.base = (environ.get("AWS_ENDPOINT_URL_BEDROCK_RUNTIME") or environ.get("AWS_ENDPOINT_URL")
-                     or f"https://bedrock-runtime.{self.region}.amazonaws.com").rstrip("/")
+        variable = next((v for v in ("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", "AWS_ENDPOINT_URL")
+                         if environ.get(v)), None)
+        self.base = checked_base(variable or "the Bedrock endpoint", (
+            environ.get(variable) if variable else
+            f"https://bedrock-runtime.{self.region}.amazonaws.com").rstrip("/"))
+        self.key_hint = "check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN"
 
     def url_for(self, model):
         return f"{self.base}/model/{quote(model, safe='')}/converse"
@@ -48,11 +89,32 @@ class Bedrock(Client):
     def error_of(self, status, headers, body):
         kind = (headers.get("x-amzn-errortype") or "").split(":")[0] or None
         try:
-            message = json.loads(body).get("message") or json.loads(body).get("Message")
+            doc = json.loads(body)
+            message = fold(doc.get("message") or doc.get("Message"))
+            kind = kind or (str(doc.get("__type") or "").rpartition("#")[2] or None)
         except (ValueError, AttributeError, RecursionError):
-            message = body[:200] if body else None
-        retryable = True if kind in RETRYABLE else (False if kind else None)
-        return kind, message, retryable
+            message = fold(body) or None
+        return Failure(kind, message, *self.meaning(status, kind, message or ""))
+
+    def meaning(self, status, kind, message):
+        """``(retryable, fatal, hint)`` of a Bedrock error."""
+        if kind in CREDENTIALS_REFUSED:
+            return False, True, self.key_hint
+        if kind == "AccessDeniedException":
+            return False, True, (f"these credentials may not call this model in {self.region}: "
+                                 "enable access to it in the Bedrock console, or check the IAM policy")
+        if kind == "ResourceNotFoundException" or \
+                (kind == "ValidationException" and _NO_MODEL.search(message)):
+            return False, True, (f"check the model id (--model or BENCH_MODEL) and AWS_REGION "
+                                 f"({self.region})")
+        if kind == "ValidationException" and _NEEDS_PROFILE.search(message):
+            return False, True, "call it through an inference profile: --model us.<model id> or similar"
+        if kind == "ModelTimeoutException":
+            return False, False, ("not retried (nor by botocore): try a smaller --max-tokens "
+                                  "or a shorter prompt")
+        if status == 404:
+            return False, True, "check AWS_ENDPOINT_URL_BEDROCK_RUNTIME and AWS_REGION"
+        return (True if kind in RETRYABLE else (False if kind else None)), None, None
 
     def body(self, req):
         body = {"messages": [{"role": "user", "content": [{"text": req.user}]}],
@@ -60,7 +122,9 @@ class Bedrock(Client):
                 "inferenceConfig": {"maxTokens": req.max_tokens}}
         if req.temperature is not None:
             body["inferenceConfig"]["temperature"] = req.temperature
-        if req.schema is not None:
+        if req.schema is not None and not forced_tool_supported(req.model):
+            body["messages"][0]["content"][0]["text"] += jsonprompt.instruction(req.schema)
+        elif req.schema is not None:
             body["toolConfig"] = {
                 "tools": [{"toolSpec": {"name": req.schema_name,
                                         "description": "Record the reply in this exact structure.",
@@ -77,28 +141,36 @@ class Bedrock(Client):
                                        amz_date, self.token)
             return signed  # Host included: the one signed is the one sent, port and all
 
-        doc, raw, attempts = self.post(self.url_for(req.model), headers, self.body(req),
-                                       req.timeout)
+        url = self.url_for(req.model)
+        doc, raw, attempts = self.post(url, headers, self.body(req), req.timeout)
         try:
             content = doc["output"]["message"]["content"]
             if not isinstance(content, list):
                 raise TypeError
         except (KeyError, TypeError):
-            raise ProviderError("bedrock: HTTP 200 but no output.message.content in the reply",
-                                attempts, 200, raw) from None
+            raise ProviderError("bedrock: HTTP 200 but no output.message.content in the reply "
+                                f"({self.where(url)})", attempts, 200, raw) from None
         usage = doc.get("usage") if isinstance(doc.get("usage"), dict) else {}
         usage = {"input_tokens": usage.get("inputTokens"), "output_tokens": usage.get("outputTokens")}
         stop = doc.get("stopReason")
+        cut = stop in CUT_OFF
         text = bedrock_text(doc)
         if req.schema is None:
-            return Reply(text, None, usage, raw, attempts, req.model, stop)
+            return Reply(text, None, usage, raw, attempts, req.model, stop, truncated=cut)
+        if not forced_tool_supported(req.model):
+            data, problem = jsonprompt.read(text, req.schema)
+            if cut:
+                data, problem = None, f"reply cut off at {stop}"
+            if data is not None:
+                text = json.dumps(data, ensure_ascii=False, sort_keys=True)
+            return Reply(text, data, usage, raw, attempts, req.model, stop, problem, cut)
         tool = next((b["toolUse"] for b in content if isinstance(b, dict)
                      and isinstance(b.get("toolUse"), dict)), None)
         if tool is None or not isinstance(tool.get("input"), dict):
             return Reply(text, None, usage, raw, attempts, req.model, stop,
-                         "no toolUse block with an object input in the reply")
-        if stop == "max_tokens":
+                         "no toolUse block with an object input in the reply", cut)
+        if cut:
             return Reply(json.dumps(tool["input"], ensure_ascii=False), None, usage, raw, attempts,
-                         req.model, stop, "reply cut off at maxTokens")
+                         req.model, stop, f"reply cut off at {stop}", True)
         return Reply(json.dumps(tool["input"], ensure_ascii=False, sort_keys=True), tool["input"],
                      usage, raw, attempts, req.model, stop)

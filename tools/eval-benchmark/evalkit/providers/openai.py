@@ -9,13 +9,30 @@ must say JSON), or ``json_schema`` with OPENAI_JSON_MODE=json_schema where the
 server supports it. The token limit is sent as ``max_completion_tokens`` to
 the OpenAI API (its current models refuse ``max_tokens``) and as
 ``max_tokens`` to other servers, which know that name.
+
+Errors read in every shape such servers use (errors.json_error). Fatal, with
+the fix named: 401 and 403 (the key), a model the server says does not
+exist (OpenAI's ``model_not_found``, Ollama's and vLLM's "model ... not
+found / does not exist"), a 404 for the endpoint (a base URL without
+``/v1``), and a server that refuses the ``response_format`` sent (set the
+other OPENAI_JSON_MODE), which no retry cures. A reply that stopped at the
+token limit (``finish_reason: length``) is marked ``truncated``.
 """
 
-import json
+import re
 
 from .base import Client, ProviderError, Reply, parse_json_text
+from .errors import Failure, FatalProviderError, checked_base, json_error
 
 DEFAULT_BASE = "https://api.openai.com/v1"
+# A model the server does not have: Ollama's 'model "x" not found, try pulling
+# it first', vLLM's 'The model `x` does not exist.'
+_NO_MODEL = re.compile(r"\bmodel\b.*\b(not found|does not exist|not exist)", re.IGNORECASE)
+# A server that refuses the response_format sent: llama.cpp, LM Studio and
+# others name the field or the type, and say it is not supported or must be another.
+_JSON_MODE_REFUSED = re.compile(r"json_schema|json_object|response_format", re.IGNORECASE)
+_REFUSAL = re.compile(r"not supported|unsupported|not implemented|unknown|must be|"
+                      r"is not one of|only supports|not allowed|invalid value", re.IGNORECASE)
 
 
 class OpenAI(Client):
@@ -23,31 +40,42 @@ class OpenAI(Client):
 
     def __init__(self, environ, policy=None):
         super().__init__(environ, policy)
-        self.base = (environ.get("OPENAI_BASE_URL") or DEFAULT_BASE).rstrip("/")
+        self.base = checked_base("OPENAI_BASE_URL",
+                                 (environ.get("OPENAI_BASE_URL") or DEFAULT_BASE).rstrip("/"))
         self.key = environ.get("OPENAI_API_KEY") or None
         self.official = self.base == DEFAULT_BASE
         if self.official and not self.key:
-            raise ProviderError("no provider configured: openai needs OPENAI_API_KEY "
-                                "(or OPENAI_BASE_URL for a local server)")
+            raise FatalProviderError("no provider configured: openai needs OPENAI_API_KEY "
+                                     "(or OPENAI_BASE_URL for a local server)")
         self.secrets = [self.key] if self.key else []
         self.json_mode = environ.get("OPENAI_JSON_MODE") or "json_object"
         if self.json_mode not in ("json_object", "json_schema"):
-            raise ProviderError("OPENAI_JSON_MODE must be json_object or json_schema")
+            raise FatalProviderError("OPENAI_JSON_MODE must be json_object or json_schema")
+        self.key_hint = ("check OPENAI_API_KEY" if self.key else
+                         "the server wants a key: set OPENAI_API_KEY")
 
     @property
     def url(self):
         return self.base + "/chat/completions"
 
     def error_of(self, status, headers, body):
-        try:
-            error = json.loads(body).get("error") or {}
-        except (ValueError, AttributeError, RecursionError):
-            return None, body[:200] if body else None, None
-        if not isinstance(error, dict):
-            return None, str(error)[:200], None
-        kind = error.get("code") or error.get("type")
-        retryable = False if "insufficient_quota" in (error.get("code"), error.get("type")) else None
-        return kind, error.get("message"), retryable
+        kind, message = json_error(body)
+        text = f"{kind or ''} {message or ''}"
+        if "insufficient_quota" in text:
+            return Failure(kind, message, retryable=False)  # a 429 that waiting does not cure
+        if kind == "model_not_found" or (status in (400, 404) and _NO_MODEL.search(text)):
+            return Failure(kind, message, fatal=True,
+                           hint="check the model name (--model or BENCH_MODEL)")
+        if _JSON_MODE_REFUSED.search(text) and _REFUSAL.search(text):
+            other = "json_object" if self.json_mode == "json_schema" else "json_schema"
+            return Failure(kind, message, fatal=True,
+                           hint=f"the server does not take response_format {self.json_mode}: "
+                                f"set OPENAI_JSON_MODE={other}")
+        if status == 404:
+            hint = (f"OPENAI_BASE_URL usually ends in /v1: try {self.base}/v1"
+                    if not self.base.endswith("/v1") else "check OPENAI_BASE_URL")
+            return Failure(kind, message, fatal=True, hint=hint)
+        return Failure(kind, message)
 
     def body(self, req):
         body = {"model": req.model,
@@ -76,8 +104,8 @@ class OpenAI(Client):
             choice = doc["choices"][0]
             message = choice["message"]
         except (KeyError, IndexError, TypeError):
-            raise ProviderError("openai: HTTP 200 but no choices[0].message in the reply",
-                                attempts, 200, raw) from None
+            raise ProviderError("openai: HTTP 200 but no choices[0].message in the reply "
+                                f"({self.where(self.url)})", attempts, 200, raw) from None
         text = message.get("content") if isinstance(message, dict) else None
         stop = choice.get("finish_reason")
         usage = doc.get("usage") if isinstance(doc.get("usage"), dict) else {}
@@ -86,10 +114,12 @@ class OpenAI(Client):
         if not isinstance(text, str):
             refusal = message.get("refusal") if isinstance(message, dict) else None
             return Reply("", None, usage, raw, attempts, doc.get("model"), stop,
-                         f"no text in the reply{': refusal: ' + refusal if refusal else ''}")
+                         f"no text in the reply{': refusal: ' + refusal if refusal else ''}",
+                         stop == "length")
         data, problem = (None, None)
+        truncated = stop == "length"
         if req.schema is not None:
             data, problem = parse_json_text(text)
-            if stop == "length":
+            if truncated:
                 data, problem = None, "reply cut off at the token limit"
-        return Reply(text, data, usage, raw, attempts, doc.get("model"), stop, problem)
+        return Reply(text, data, usage, raw, attempts, doc.get("model"), stop, problem, truncated)

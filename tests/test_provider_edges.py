@@ -415,6 +415,12 @@ class MisconfiguredServer(unittest.TestCase):
             with self.assertRaises(ProviderError) as ctx:
                 client(srv).call(request())
             self.assertIn(f"(POST {srv.base}/v1/chat/completions)", str(ctx.exception))
+        with ModelServer("openai") as srv:
+            srv.queue(raw(200, b"x" * 300))
+            with self.assertRaises(ProviderError) as ctx:
+                client(srv, policy=Policy(max_bytes=100)).call(request())
+            self.assertEqual(str(ctx.exception), "openai: HTTP 200, body over the size cap of 100 bytes "
+                             f"(POST {srv.base}/v1/chat/completions)")
 
 
 class CutOff(unittest.TestCase):

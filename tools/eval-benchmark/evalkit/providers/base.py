@@ -145,6 +145,8 @@ class Client:
         """The ProviderError (fatal or not) of a call that is not tried again."""
         status = attempt["status"]
         what = f"HTTP {status}" if status else attempt["error"]
+        if status and attempt["error"] and not attempt["error"].startswith("HTTP"):
+            what += f", {attempt['error']}"  # a body over the size cap, say
         detail = ": ".join(str(x) for x in (failure.kind, failure.message) if x)
         text = (f"{self.name}: {what}{': ' + detail if detail else ''} "
                 f"({self.where(url)}{'; ' + note if note else ''})"

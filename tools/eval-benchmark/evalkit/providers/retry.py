@@ -3,13 +3,15 @@
 Retried: no response at all (refused, reset, timeout), HTTP 408, 409, 429 and
 every 5xx (Anthropic's 529 overloaded among them), and the provider errors a
 client marks retryable (Bedrock's throttling and unavailable errors). Not
-retried: 400, 401, 403, 404 and the like, and OpenAI's ``insufficient_quota``
-(a 429 that waiting does not cure). ``x-should-retry: true|false`` overrides
-the status for OpenAI and Anthropic, as both SDKs let it. A delivered answer
-is never asked again.
+retried: 400, 401, 403, 404, 422 and the like, OpenAI's ``insufficient_quota``
+(a 429 that waiting does not cure), Bedrock's ``ModelTimeoutException`` (see
+bedrock.py), and what a client marks fatal (errors.py). ``x-should-retry:
+true|false`` overrides the status for OpenAI and Anthropic, as both SDKs let
+it; a fatal error stays fatal. A delivered answer is never asked again.
 
 The wait honours ``retry-after-ms`` and then ``retry-after`` (seconds or an
-HTTP date, read as UTC whatever its zone says, since HTTP dates are GMT).
+HTTP date; a date in the obsolete ``-0000`` zone, or in none, is UTC, as
+HTTP dates are, not local time).
 A value that is not a finite number of at least zero seconds (``nan``,
 ``inf``, ``-3``, a date in the past) is treated as absent, and so is zero, as
 the SDKs do (they honour only ``0 < retry-after <= 60``). Without a usable
@@ -104,6 +106,8 @@ class Wait:
 
 
 def plan(policy, attempt_number, headers, rng):
+    """The ``Wait`` before attempt ``attempt_number + 1``: what the server
+    asked when it is a positive number of seconds, else a backoff."""
     asked = retry_after_seconds(headers)
     if asked is not None and asked > 0:
         if asked > policy.retry_after_max:
@@ -111,8 +115,3 @@ def plan(policy, attempt_number, headers, rng):
         return Wait(asked, asked, long=asked > policy.retry_after_cap)
     ceiling = min(policy.max_delay, policy.base_delay * 2 ** (attempt_number - 1))
     return Wait(rng.uniform(policy.min_delay, max(policy.min_delay, ceiling)))
-
-
-def delay_for(policy, attempt_number, headers, rng):
-    """Seconds to wait (kept for callers that need only the number)."""
-    return plan(policy, attempt_number, headers, rng).seconds

@@ -289,6 +289,7 @@ class Fatal(unittest.TestCase):
         ("openai", raw(404, {"error": {"message": "model \"llama9\" not found, try pulling it first",
                                        "type": "api_error", "param": None, "code": None}}),
          "check the model name"),
+        ("openai", error("openai", 400, "invalid_request_error", "invalid model ID"), "check the model name"),
         ("openai", raw(404, {"object": "error", "message": "The model `foo` does not exist.",
                              "type": "NotFoundError", "param": None, "code": 404}), "check the model name"),
         ("anthropic", error("anthropic", 401, "authentication_error", "invalid x-api-key"),

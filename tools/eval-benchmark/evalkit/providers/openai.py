@@ -26,8 +26,9 @@ from .errors import Failure, FatalProviderError, checked_base, json_error
 
 DEFAULT_BASE = "https://api.openai.com/v1"
 # A model the server does not have: Ollama's 'model "x" not found, try pulling
-# it first', vLLM's 'The model `x` does not exist.'
-_NO_MODEL = re.compile(r"\bmodel\b.*\b(not found|does not exist|not exist)", re.IGNORECASE)
+# it first', vLLM's 'The model `x` does not exist.', the OpenAI API's 400
+# 'invalid model ID'.
+_NO_MODEL = re.compile(r"\bmodel\b.*\b(not found|does not exist)|\binvalid model\b", re.IGNORECASE)
 # A server that refuses the response_format sent: llama.cpp, LM Studio and
 # others name the field or the type, and say it is not supported or must be another.
 _JSON_MODE_REFUSED = re.compile(r"json_schema|json_object|response_format", re.IGNORECASE)

@@ -25,7 +25,8 @@ sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
 import bench  # noqa: E402
 import server  # noqa: E402
 
-DOCS = ["README.md", os.path.join("Documents", "c4-benchmark", "METHODOLOGY.md")]
+DOCS = ["README.md", os.path.join("Documents", "c4-benchmark", "METHODOLOGY.md"),
+        os.path.join("tools", "eval-benchmark", "README.md")]
 SKIP = {"make test"}  # the suite itself: running it here would recurse
 
 
@@ -277,7 +278,7 @@ class RuleChanges(unittest.TestCase):
 
 class Reliability(unittest.TestCase):
     def test_the_figures_are_the_tests_parameters(self):
-        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        with open(os.path.join(ROOT, DOCS[2]), encoding="utf-8") as fh:
             section = fh.read().split("<!-- reliability: checked against the tests -->")[1].split("\n## ")[0]
         self.assertIn(f"Faults survived: {len(test_chaos.FAULTS)} widget faults", section)
         self.assertIn(f"Crash trials without loss: {2 * test_crash.TRIALS}", section)

@@ -40,7 +40,7 @@ def documented_fields(block):
 
 def readme_table():
     """README's raw-line table: {column heading: field names not marked "—"}."""
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+    with open(os.path.join(ROOT, "tools", "eval-benchmark", "README.md"), encoding="utf-8") as fh:
         text = fh.read()
     section = text.split("### The raw line", 1)[1].split("\n###", 1)[0]
     rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]

@@ -105,6 +105,8 @@ def call(client, model, prompt_text, schema, name, args):
             system="Reply with JSON only.", user=prompt_text, model=model, schema=schema,
             schema_name=name, max_tokens=args.max_tokens, timeout=args.timeout))
     except providers.ProviderError as exc:
+        if exc.fatal:  # every call would meet it (a key refused, no such model)
+            raise BadInput(f"{model}: {exc}; nothing more was asked") from None
         return None, str(exc), {"attempts": exc.attempts, "reply": exc.raw}
     record = {"attempts": reply.attempts, "reply": reply.raw, "usage": reply.usage}
     if reply.data is None:

@@ -145,6 +145,8 @@ def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeo
                 schema=schema, schema_name="record_atoms", max_tokens=max_tokens,
                 timeout=timeout))
         except providers.ProviderError as exc:
+            if exc.fatal:  # every call would meet it (a key refused, no such model)
+                raise BadInput(f"evaluator {model}: {exc}; nothing more was asked") from None
             calls.append({"attempts": exc.attempts, "reply": exc.raw, "usage": None})
             return None, str(exc), calls
         calls.append({"attempts": reply.attempts, "reply": reply.raw, "usage": reply.usage})

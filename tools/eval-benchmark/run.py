@@ -273,12 +273,14 @@ def model_mode(args, cases):
                 system=prompt.text, user=user, model=model, max_tokens=args.max_tokens,
                 temperature=args.temperature, timeout=args.timeout))
         except providers.ProviderError as exc:
+            if exc.fatal:  # every call would meet it (a key refused, no such model)
+                raise BadInput(f"{args.questions}: {case['id']}: {exc}; nothing more was asked")
             response = None if exc.status is None else {
                 "status": exc.status, "body": exc.raw, "body_base64": None, "truncated": False}
             return {"request": request, "attempts": exc.attempts, "response": response,
                     "derived": {"answer": None, "problem": str(exc)}, "usage": None}
         response = {"status": 200, "body": reply.raw, "body_base64": None, "truncated": False,
-                    "model": reply.model, "stop": reply.stop}
+                    "model": reply.model, "stop": reply.stop, "cut_off": reply.truncated}
         problem = None if reply.text.strip() else (reply.problem or "empty answer")
         return {"request": request, "attempts": reply.attempts, "response": response,
                 "derived": {"answer": reply.text or None, "problem": problem},
@@ -342,6 +344,9 @@ def ask_all(args):
         lines = resume.run(PROG, args.out, by_id, **common)
     failed = [q["id"] for q in todo if q["id"] not in lines or not delivered(lines[q["id"]])]
     code = resume.exit_code(PROG, failed, len(todo), "case(s) got no answer")
+    cut = [key for key, line in lines.items() if (line.get("response") or {}).get("cut_off")]
+    if cut:
+        say(f"{len(cut)} answer(s) cut off at the token limit (--max-tokens): {', '.join(cut)}")
     retry = [key for key in failed if key in lines and request_failed(lines[key])
              and not lines[key].get("redone")]
     if retry:

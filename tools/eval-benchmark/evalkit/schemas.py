@@ -86,8 +86,9 @@ RAW LINE, model generator (suite scenario, target.kind "model"; format 1)
                     before the next one, or null when none followed)
   response          null when no HTTP response came; else status, body (the API's
                     reply as received), body_base64 (null), truncated (false), and
-                    on HTTP 200 model (as the API reports it) and stop (the API's
-                    stop or finish reason: stop, end_turn, length, max_tokens...);
+                    on HTTP 200 model (as the API reports it), stop (the API's
+                    stop or finish reason: stop, end_turn, length, max_tokens...)
+                    and cut_off (true when that reason is the token limit);
                     no headers
   usage             input_tokens, output_tokens as the API reports them; null when
                     the call failed

@@ -2,22 +2,40 @@
 
     {"suite": "scenario", "format": 1,
      "topics": {"zoning": "what the zone allows", ...},   # the one topic vocabulary
-     "scenarios": [{"id": "tiny-house", "question": "...",
-                    "must_cover": ["zoning", "size", ...], "address": "..."}]}
+     "scenarios": [{"id": "tiny-house", "question": "...", "jurisdiction": "Riverton",
+                    "must_cover": ["zoning", "size", ...], "address": "...",
+                    "reference_key": {"zoning": [{"fact": "...", "section": "RCC 33.205.010",
+                                                  "quote": "...", "parcel": {"zone": "R5"}}],
+                                      ...}}]}
 
 Refused with ``file: id: reason``: unknown keys, duplicate ids, empty
 strings, a ``must_cover`` topic outside the vocabulary or listed twice, an
 empty ``must_cover``. An address makes ``address`` and ``zoning`` parcel
 topics: both must be in the vocabulary then, and the completeness cap of the
 scoring rules applies to them.
+
+``jurisdiction`` names the city whose code answers the question; the
+generator is told it with the address. ``reference_key`` is the ground truth
+for auditing the evaluator, never shown to a generator or an evaluator: for
+each must-cover topic (every one, and no other), the facts a correct answer
+states, each with the id of the code section it comes from and a verbatim
+quote of it (at least ``MIN_QUOTE_WORDS`` words), and, for a fact about the
+scenario's parcel, the parcel-table values it rests on. This loader checks
+the key's shape; that the sections exist and the quotes are in them is
+checked against the corpus (evalkit.corpus) by tests/test_code_corpus.py,
+since a scenario file does not carry its corpus.
 """
 
 from . import BadInput
 from .jsonl import read_json_sha
 
 TOP_KEYS = {"suite", "format", "topics", "scenarios", "note"}
-SCENARIO_KEYS = {"id", "question", "must_cover", "address", "kind"}
+SCENARIO_KEYS = {"id", "question", "must_cover", "address", "kind", "jurisdiction",
+                 "reference_key"}
 PARCEL_TOPICS = ("address", "zoning")
+KEY_FACT_KEYS = {"fact", "section", "quote", "parcel"}
+# A quote of fewer words could be found in almost any section.
+MIN_QUOTE_WORDS = 4
 
 
 class ScenarioSet:
@@ -90,6 +108,48 @@ def parse_scenarios(doc, path, sha256=""):
         kind = item.get("kind", "resident")
         if kind not in ("resident", "business"):
             bad(sid, "kind must be resident or business")
+        jurisdiction = item.get("jurisdiction")
+        if jurisdiction is not None and not _text(jurisdiction):
+            bad(sid, "jurisdiction must be a non-empty string or absent")
+        key = item.get("reference_key")
+        if key is not None:
+            _check_key(key, must, address, lambda reason: bad(sid, reason))
         out.append({"id": sid, "question": item["question"], "must_cover": list(must),
-                    "address": address, "kind": kind})
+                    "address": address, "kind": kind, "jurisdiction": jurisdiction,
+                    "reference_key": key})
     return ScenarioSet(path, sha256, dict(topics), out)
+
+
+def _check_key(key, must, address, bad):
+    """A reference key's shape: every must-cover topic and no other, each a
+    non-empty list of facts with a section and a quote of it."""
+    if not isinstance(key, dict):
+        bad("reference_key must be an object of topic: facts")
+    missing = [t for t in must if t not in key]
+    if missing:
+        bad(f"reference_key has no facts for must_cover topic(s) {', '.join(missing)}")
+    extra = sorted(set(key) - set(must))
+    if extra:
+        bad(f"reference_key topic(s) {', '.join(extra)} are not in must_cover")
+    for topic in must:
+        facts = key[topic]
+        if not isinstance(facts, list) or not facts:
+            bad(f"reference_key.{topic} must be a non-empty list of facts")
+        for n, fact in enumerate(facts):
+            where = f"reference_key.{topic}[{n}]"
+            if not isinstance(fact, dict):
+                bad(f"{where} must be an object")
+            unknown = sorted(set(fact) - KEY_FACT_KEYS)
+            if unknown:
+                bad(f"{where}: unknown key(s) {', '.join(unknown)}")
+            for field in ("fact", "section", "quote"):
+                if not _text(fact.get(field)):
+                    bad(f"{where}: {field} must be a non-empty string")
+            if len(fact["quote"].split()) < MIN_QUOTE_WORDS:
+                bad(f"{where}: quote must be at least {MIN_QUOTE_WORDS} words of the section")
+            parcel = fact.get("parcel")
+            if parcel is not None:
+                if address is None:
+                    bad(f"{where}: parcel facts need the scenario's address")
+                if not isinstance(parcel, dict) or not parcel or not all(_text(k) for k in parcel):
+                    bad(f"{where}: parcel must be an object of parcel-table field: value")

@@ -156,8 +156,17 @@ SCENARIO FILE (suite scenario, format 1): one JSON object
     id              unique
     kind            resident | business (default resident)
     question        the resident's question, as they would type it
+    jurisdiction    optional; the city whose code answers the question (the
+                    corpus's jurisdiction); the generator is told it
     must_cover      topics a complete answer must hit (from topics)
     address         optional; makes address and zoning parcel topics
+    reference_key   optional; for auditing the evaluator, never shown to a
+                    generator or an evaluator: {topic: [facts]} with every
+                    must_cover topic and no other; each fact has fact (what a
+                    correct answer states), section (the code section's id),
+                    quote (verbatim from that section, at least 4 words) and,
+                    for a fact about the parcel, parcel ({field: value} of the
+                    address's row in the corpus's parcel table)
   Its answers are raw lines of a model generator or collected by hand (below)."""
 
 ATOMS_LINE = f"""\

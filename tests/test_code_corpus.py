@@ -17,7 +17,8 @@ from tests.test_scenario import PORTLAND_NAMES
 
 from evalkit import BadInput  # noqa: E402
 from evalkit.corpus import Corpus  # noqa: E402
-from evalkit.scenarios import MIN_QUOTE_WORDS, load_scenarios, parse_scenarios  # noqa: E402
+from evalkit.scenarios import (MIN_QUOTE_WORDS, load_scenarios, parse_scenarios,  # noqa: E402
+                               user_text)
 
 PERMITS = os.path.join(ROOT, "evals", "permits")
 CODE = os.path.join(PERMITS, "code", "riverton-code.json")
@@ -98,6 +99,22 @@ class Scenarios(unittest.TestCase):
                 cited = {f["section"] for facts in s["reference_key"].values() for f in facts}
                 found = [hit["section"] for hit in self.corpus.search(s["question"], limit=5)]
                 self.assertTrue(cited & set(found), f"top 5: {found}")
+
+
+class WhatAModelIsAsked(unittest.TestCase):
+    def test_the_question_the_city_and_the_address_never_the_key(self):
+        case = load_scenarios(SCENARIOS).by_id["garden-shed-hoa"]
+        self.assertEqual(user_text(case), case["question"] + "\n\nThe city: Riverton\n"
+                         "The address: 88 SW Bramblecrest Loop, Riverton")
+        for s in load_scenarios(SCENARIOS).scenarios:
+            text = user_text(s)
+            self.assertFalse(any(f["quote"] in text or f["fact"] in text
+                                 for facts in s["reference_key"].values() for f in facts))
+
+    def test_a_scenario_without_a_city_reads_as_before(self):
+        self.assertEqual(user_text({"question": "Q?", "address": "1200 Elm Street"}),
+                         "Q?\n\nThe address: 1200 Elm Street")
+        self.assertEqual(user_text({"question": "Q?", "address": None, "jurisdiction": None}), "Q?")
 
 
 class Code(unittest.TestCase):

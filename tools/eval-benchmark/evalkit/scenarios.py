@@ -120,6 +120,23 @@ def parse_scenarios(doc, path, sha256=""):
     return ScenarioSet(path, sha256, dict(topics), out)
 
 
+def user_text(case):
+    r"""What a model is asked for one scenario: the question, then the city and
+    the address when the scenario names them. The reference key is never part
+    of it.
+
+    >>> user_text({"question": "May I build a shed?", "jurisdiction": "Riverton",
+    ...            "address": "88 SW Bramblecrest Loop, Riverton"})
+    'May I build a shed?\n\nThe city: Riverton\nThe address: 88 SW Bramblecrest Loop, Riverton'
+    """
+    where = []
+    if case.get("jurisdiction"):
+        where.append(f"The city: {case['jurisdiction']}")
+    if case.get("address"):
+        where.append(f"The address: {case['address']}")
+    return case["question"] + ("\n\n" + "\n".join(where) if where else "")
+
+
 def _check_key(key, must, address, bad):
     """A reference key's shape: every must-cover topic and no other, each a
     non-empty list of facts with a section and a quote of it."""

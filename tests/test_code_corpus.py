@@ -10,11 +10,15 @@ import copy
 import json
 import os
 import re
+import tempfile
 import unittest
 
-from tests.support import ROOT
+from tests import support
+from tests.model_servers import ModelServer
+from tests.support import ROOT, call_main
 from tests.test_scenario import PORTLAND_NAMES
 
+import run  # noqa: E402
 from evalkit import BadInput  # noqa: E402
 from evalkit.corpus import Corpus  # noqa: E402
 from evalkit.scenarios import (MIN_QUOTE_WORDS, load_scenarios, parse_scenarios,  # noqa: E402
@@ -206,6 +210,26 @@ class ReferenceKeyShape(unittest.TestCase):
         cases = parse_scenarios(doc, "scenarios.json")
         self.assertIsNone(cases.by_id["tiny-house"]["reference_key"])
         self.assertIsNone(cases.by_id["tiny-house"]["jurisdiction"])
+
+
+class TheGeneratorIsToldWhere(unittest.TestCase):
+    """run.py gives a generator the scenario's city and address, never its key."""
+
+    def test_the_request_names_the_city_and_the_address(self):
+        support.isolate_environ(self)
+        with tempfile.TemporaryDirectory() as tmp, \
+                ModelServer("openai", reply=lambda r: "An answer.") as gen:
+            os.environ.update(gen.environ())
+            code, _, err = call_main(run, [SCENARIOS, os.path.join(tmp, "raw.jsonl"),
+                                           "--provider", "openai", "--model", "gen-1",
+                                           "--quiet", "--limit", "1"])
+            self.assertEqual(code, 0, err)
+            (request,) = gen.requests
+        case = load_scenarios(SCENARIOS).scenarios[0]
+        user = request["json"]["messages"][-1]["content"]
+        self.assertIn(f"The city: {case['jurisdiction']}\nThe address: {case['address']}", user)
+        for fact in case["reference_key"][case["must_cover"][0]]:
+            self.assertNotIn(fact["quote"], user)
 
 
 if __name__ == "__main__":

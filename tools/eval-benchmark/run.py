@@ -59,7 +59,7 @@ from evalkit.jsonl import read_json  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
 from evalkit.providers.manual import load_collection  # noqa: E402
 from evalkit.responses import derive  # noqa: E402
-from evalkit.scenarios import load_scenarios  # noqa: E402
+from evalkit.scenarios import load_scenarios, user_text  # noqa: E402
 from evalkit.target import DEFAULT_PROFILE, build_request, load_profile  # noqa: E402
 
 PROG = "run.py"
@@ -265,7 +265,7 @@ def model_mode(args, cases):
               "url": getattr(client, "base", None)}
 
     def work(case):
-        user = case["question"] + (f"\n\nThe address: {case['address']}" if case.get("address") else "")
+        user = user_text(case)  # the question, then the city and the address when named
         request = {"prompt": prompt.record(), "user": user, "max_tokens": args.max_tokens,
                    "temperature": args.temperature}
         try:

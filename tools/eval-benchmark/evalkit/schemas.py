@@ -78,8 +78,8 @@ RAW LINE, model generator (suite scenario, target.kind "model"; format 1)
   id, suite, question   copied from the scenario (suite "scenario")
   target            kind ("model"), provider, model (as asked for), url (the API's base)
   request           prompt (name and sha256 of the versioned system prompt),
-                    user (the question, then "The address: ..." when the scenario
-                    has one), max_tokens, temperature (null: not sent); no method,
+                    user (the question, then "The city: ..." and "The address: ..."
+                    when the scenario names them), max_tokens, temperature (null: not sent); no method,
                     url or headers: the provider builds them, and keys are never recorded
   attempts          one per try: started_at (UTC), status (or null), error (or
                     null), latency_ms, and after a failed try retry_in_s (the wait

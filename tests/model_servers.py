@@ -15,7 +15,9 @@ openai, the API's ``not_found_error`` for anthropic, a bare 404 for
 bedrock); ``forced_tool=False`` plays a Bedrock model without
 ``toolChoice.tool`` (Llama, Mistral, Titan), which answers a request that
 forces a tool with 400 ValidationException in the service's words. A JSON
-reply to a Bedrock request without a tool comes back as text.
+reply to a Bedrock request without a tool comes back as text. Success
+bodies carry each API's usage object in its own fields (``USAGE``);
+``usage=None`` plays a server that reports none, a dict another usage.
 """
 
 import json
@@ -45,8 +47,32 @@ def raw(status, body, headers=None, delay=0.0):
     return {"status": status, "headers": headers or {}, "body": body, "delay": delay}
 
 
-def success(flavour, request, content, stop=None):
-    """The API's success body for ``content`` (a str, or a dict for a tool/JSON reply)."""
+# Each API's usage object, in its own fields, as a reply without a prompt
+# cache carries it (11 tokens in, 7 out).
+USAGE = {"openai": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18,
+                    "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+                    "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0,
+                                                  "accepted_prediction_tokens": 0,
+                                                  "rejected_prediction_tokens": 0}},
+         "anthropic": {"input_tokens": 11, "output_tokens": 7, "cache_creation_input_tokens": 0,
+                       "cache_read_input_tokens": 0, "service_tier": "standard"},
+         "bedrock": {"inputTokens": 11, "outputTokens": 7, "totalTokens": 18}}
+
+
+def success(flavour, request, content, stop=None, usage=True):
+    """The API's success body for ``content`` (a str, or a dict for a tool/JSON reply).
+    ``usage``: True for USAGE, a dict for another usage object, or None for
+    none (a server that reports no usage: llama.cpp's older builds, say)."""
+    body = _success(flavour, request, content, stop)
+    usage = json.loads(json.dumps(USAGE[flavour])) if usage is True else usage
+    if usage is None:
+        del body["usage"]
+    else:
+        body["usage"] = usage
+    return body
+
+
+def _success(flavour, request, content, stop):
     model = request.get("model", "model-from-path")
     if flavour == "openai":
         text = content if isinstance(content, str) else json.dumps(content)
@@ -160,7 +186,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(scripted["status"], scripted.get("headers", {}), scripted["body"],
                               scripted.get("delay", 0.0))
         content = server.reply(request)
-        return self._send(200, {}, success(server.flavour, request, content), server.delay)
+        return self._send(200, {}, success(server.flavour, request, content,
+                                           usage=server.usage), server.delay)
 
 
 _PATHS = {"openai": lambda path: path == "/v1/chat/completions",
@@ -170,12 +197,12 @@ _PATHS = {"openai": lambda path: path == "/v1/chat/completions",
 
 class ModelServer(LoopbackServer):
     def __init__(self, flavour, reply=None, script=None, delay=0.0, port=0, strict_paths=False,
-                 forced_tool=True):
+                 forced_tool=True, usage=True):
         self.flavour = flavour
         super().__init__(_Handler, port=port, flavour=flavour, script=list(script or []),
                          reply=reply or (lambda request: "Hello from the loopback model."),
                          bad_signatures=0, delay=delay, strict_paths=strict_paths,
-                         forced_tool=forced_tool)
+                         forced_tool=forced_tool, usage=usage)
 
     @property
     def base(self):

@@ -35,7 +35,9 @@ class Success(unittest.TestCase):
             with self.subTest(flavour), ModelServer(flavour) as srv:
                 reply = client(srv).call(request())
                 self.assertEqual(reply.text, "Hello from the loopback model.")
-                self.assertEqual(reply.usage, {"input_tokens": 11, "output_tokens": 7})
+                self.assertEqual({k: reply.usage[k] for k in ("input_tokens", "output_tokens",
+                                                              "reported")},
+                                 {"input_tokens": 11, "output_tokens": 7, "reported": True})
                 self.assertEqual(len(reply.attempts), 1)
                 self.assertEqual(json.loads(reply.raw), json.loads(reply.raw))
 

@@ -21,6 +21,13 @@ address (a stand-in, or a model served on this machine) is labelled
 build/ai/<date>-<suite>-<provider>-<model>.example.json; the endpoint called is
 recorded either way. A run in which every call failed writes no result.
 
+Model calls: each records its token usage; --rpm, --tpm (or <PROVIDER>_RPM,
+_TPM) keep under a rate, else the calls in flight adapt to 429s; unless --quiet,
+the run ends with one summary line on stderr (calls, retries, 429s, tokens,
+wall time, and the cost with --price-in/--price-out or --prices);
+--max-calls N stops before call N + 1 (exit 1, with the summary; the same
+command continues). See evalkit/budget.py.
+
 Exit codes: 0 done; 1 at least one case errored, in this run or an earlier
 one (the result file lists them), or every call failed (no result written); 2 no provider could be configured, a bad
 input file, or a path that cannot be written; 130 interrupted (Ctrl-C: the
@@ -38,7 +45,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import VERSION, BadInput, cli, policyprompt, prompts, providers, resume  # noqa: E402
+from evalkit import VERSION, BadInput, budget, cli, policyprompt, prompts, providers, resume  # noqa: E402
 from evalkit.grounding import Corpus, Rules, score as score_grounding  # noqa: E402
 from evalkit.intake import Vocabulary, load_cases, score as score_intake  # noqa: E402
 from evalkit.jsonl import dumps_file, read_file, read_text, write_atomic  # noqa: E402
@@ -68,7 +75,9 @@ def parse_args(argv):
     parser.add_argument("--max-tokens", type=int, default=4096)
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--quiet", action="store_true")
+    budget.add_arguments(parser)
     args = parser.parse_args(argv)
+    budget.check_arguments(parser, args)
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be at least 1")
     if not 1 <= args.concurrency <= 64:
@@ -107,7 +116,7 @@ def call(client, model, prompt_text, schema, name, args):
     except providers.ProviderError as exc:
         if exc.fatal:  # every call would meet it (a key refused, no such model)
             raise BadInput(f"{model}: {exc}; nothing more was asked") from None
-        return None, str(exc), {"attempts": exc.attempts, "reply": exc.raw}
+        return None, str(exc), {"attempts": exc.attempts, "reply": exc.raw, "usage": None}
     record = {"attempts": reply.attempts, "reply": reply.raw, "usage": reply.usage}
     if reply.data is None:
         return None, reply.problem or "no JSON object in the reply", record
@@ -236,6 +245,7 @@ def configure(args):
 
 def evaluate(args):
     provider, model, client = configure(args)
+    account = budget.account(PROG, client, args, provider, model, args.concurrency, os.environ)
     suite = Suite(args, os.path.dirname(os.path.abspath(args.cases)))
     endpoint = endpoint_of(client)
     # A loopback address cannot tell a stand-in from a model served on this
@@ -264,10 +274,21 @@ def evaluate(args):
         return progress_text(record)
 
     os.makedirs(os.path.dirname(os.path.abspath(raw_path)), exist_ok=True)
-    done = resume.run(
-        PROG, raw_path, {case["id"]: case for case in suite.cases}, key_of=lambda line: line.get("id"),
-        belongs=lambda where, line: check_line(where, line, run_block),
-        do_job=job, concurrency=args.concurrency, progress=None if args.quiet else progress)
+    try:
+        done = resume.run(
+            PROG, raw_path, {case["id"]: case for case in suite.cases},
+            key_of=lambda line: line.get("id"),
+            belongs=lambda where, line: check_line(where, line, run_block),
+            do_job=job, concurrency=args.concurrency, progress=None if args.quiet else progress)
+    except budget.CallLimitReached as exc:
+        return account.stopped(exc)
+    code = finish(args, suite, done, raw_path, output, status, endpoint, provider, model, today)
+    account.report()
+    return code
+
+
+def finish(args, suite, done, raw_path, output, status, endpoint, provider, model, today):
+    """Score the raw lines and write the result file; the exit code."""
     lines = [done[c["id"]] for c in suite.cases]
     summary, detail = suite.score(args.suite, {line["id"]: line for line in lines})
     errors = [{"id": d["id"], "error": d["error"]} for d in detail if d["error"]]

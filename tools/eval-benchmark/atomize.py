@@ -26,6 +26,13 @@ with an error; the new line replaces the old one, keeps its calls first in
 ``calls`` and its error in ``earlier_errors``, and is marked ``"redone": true``
 (never redone a third time).
 
+Model calls: each records its token usage; --rpm, --tpm (or <PROVIDER>_RPM,
+_TPM) keep under a rate, else the calls in flight adapt to 429s; unless --quiet,
+the run ends with one summary line on stderr (calls, retries, 429s, tokens,
+wall time, and the cost with --price-in/--price-out or --prices);
+--max-calls N stops before call N + 1 (exit 1, with the summary; the same
+command continues). See evalkit/budget.py.
+
 Exit codes: 0 every answer atomized; 1 some errored, in this run or an
 earlier one (listed); 2 could not start (no provider configured, bad input,
 generator == evaluator); 130 interrupted (Ctrl-C: the same command continues).
@@ -39,7 +46,7 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import VERSION, BadInput, cli, prompts, providers, resume, schemas  # noqa: E402
+from evalkit import VERSION, BadInput, budget, cli, prompts, providers, resume, schemas  # noqa: E402
 from evalkit.atoms import reply_schema, validate, variant_of  # noqa: E402
 from evalkit.families import same_family  # noqa: E402
 from evalkit.jsonl import iter_jsonl  # noqa: E402
@@ -70,7 +77,9 @@ def parse_args(argv):
     parser.add_argument("--retry-errors", action="store_true",
                         help="atomize again, once, the answers of ATOMS recorded with an error, "
                              "keeping the earlier calls in their lines")
+    budget.add_arguments(parser)
     args = parser.parse_args(argv)
+    budget.check_arguments(parser, args)
     for name in ("limit", "concurrency", "repeat"):
         value = getattr(args, name)
         if value is not None and not 1 <= value <= 1000:
@@ -181,6 +190,7 @@ def atomize_all(args):
         client = providers.get(provider, os.environ)
     except providers.ProviderError as exc:
         raise BadInput(str(exc)) from None
+    account = budget.account(PROG, client, args, provider, model, args.concurrency, os.environ)
     prompt = prompts.load(args.prompt)
     cases = load_scenarios(args.cases) if args.cases else None
     work, missing = answers_to_atomize(args.raw, args.limit)
@@ -217,16 +227,21 @@ def atomize_all(args):
     common = {"key_of": key_of, "belongs": lambda where, line: check_line(where, line, evaluator),
               "do_job": job, "concurrency": args.concurrency,
               "progress": None if args.quiet else progress_text}
-    if args.retry_errors:
-        records = resume.redo(PROG, args.out, jobs, failed=lambda line: bool(line.get("error")),
-                              merge=merge_retry, **common)
-    else:
-        records = resume.run(PROG, args.out, jobs, **common)
+    try:
+        if args.retry_errors:
+            records = resume.redo(PROG, args.out, jobs, failed=lambda line: bool(line.get("error")),
+                                  merge=merge_retry, **common)
+        else:
+            records = resume.run(PROG, args.out, jobs, **common)
+    except budget.CallLimitReached as exc:
+        return account.stopped(exc)
     if missing and not args.quiet:
         print(f"{PROG}: {len(missing)} line(s) had no answer to atomize: {', '.join(missing)}",
               file=sys.stderr)
     failed = [key for key, record in records.items() if record.get("error")]
-    return resume.exit_code(PROG, failed, len(jobs), "answer(s) could not be atomized")
+    code = resume.exit_code(PROG, failed, len(jobs), "answer(s) could not be atomized")
+    account.report()
+    return code
 
 
 def merge_retry(old, new):

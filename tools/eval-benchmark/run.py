@@ -38,6 +38,13 @@ The new line replaces the old one and keeps its attempts first in
 ``attempts``, its response in ``earlier_responses`` and ``"redone": true``;
 a redone question is never asked a third time.
 
+Model calls: each records its token usage; --rpm, --tpm (or <PROVIDER>_RPM,
+_TPM) keep under a rate, else the calls in flight adapt to 429s; unless --quiet,
+the run ends with one summary line on stderr (calls, retries, 429s, tokens,
+wall time, and the cost with --price-in/--price-out or --prices);
+--max-calls N stops before call N + 1 (exit 1, with the summary; the same
+command continues). See evalkit/budget.py.
+
 Exit codes: 0 every question got an answer; 1 some did not (listed on
 stderr); 2 could not start (bad arguments, a bad input file, no endpoint, an
 endpoint that does not answer as the profile says) or stopped early;
@@ -53,7 +60,7 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import VERSION, BadInput, cli, http, prompts, providers, resume, schemas  # noqa: E402
+from evalkit import VERSION, BadInput, budget, cli, http, prompts, providers, resume, schemas  # noqa: E402
 from evalkit.cases import load_site_qa  # noqa: E402
 from evalkit.jsonl import read_json  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
@@ -106,7 +113,9 @@ def parse_args(argv):
     parser.add_argument("--from", dest="from_file",
                         help="--provider manual: answers collected by hand (JSON Lines, or a "
                              "folder with collection.json and ID.txt files)")
+    budget.add_arguments(parser)
     args = parser.parse_args(argv)
+    budget.check_arguments(parser, args)
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be at least 1")
     if args.concurrency < 1 or args.concurrency > 256:
@@ -226,6 +235,11 @@ def widget_mode(args, qset):
     if args.provider or args.from_file:
         raise BadInput(f"{args.questions}: a site-qa file is asked of a website assistant; "
                        "--provider and --from are for model cases")
+    given = [flag for flag in ("rpm", "tpm", "max_calls", "price_in", "prices")
+             if getattr(args, flag) is not None]
+    if given:
+        raise BadInput(f"{args.questions}: --{given[0].replace('_', '-')} is for model cases; "
+                       "a website assistant is asked at --concurrency")
     profile = load_profile(args.target or DEFAULT_PROFILE)
     url = resolve_url(args, profile, os.environ)
     target = {"kind": profile["kind"], "name": profile["name"], "url": url,
@@ -248,18 +262,20 @@ def widget_mode(args, qset):
 
 
 def model_mode(args, cases):
-    """``(target block, work(case) -> raw fields)`` for a generator model."""
+    """``(target block, work(case) -> raw fields, budget.Account or None)``
+    for a generator model (None: answers collected by hand, no call)."""
     # A provider that cannot be configured is the user's to fix, like a bad
     # file; the ProviderError of a failed call, below, is recorded instead.
     try:
         provider, model = providers.resolve(args.provider, args.model, os.environ)
         if provider == "manual":
-            return load_collection(args.from_file, cases)
+            return load_collection(args.from_file, cases) + (None,)
         if args.from_file:
             raise BadInput("--from is for --provider manual")
         client = providers.get(provider, os.environ)
     except providers.ProviderError as exc:
         raise BadInput(str(exc)) from None
+    account = budget.account(PROG, client, args, provider, model, args.concurrency, os.environ)
     prompt = prompts.load(args.prompt)
     target = {"kind": "model", "provider": provider, "model": model,
               "url": getattr(client, "base", None)}
@@ -285,7 +301,7 @@ def model_mode(args, cases):
         return {"request": request, "attempts": reply.attempts, "response": response,
                 "derived": {"answer": reply.text or None, "problem": problem},
                 "usage": reply.usage}
-    return target, work
+    return target, work, account
 
 
 def progress_text(line):
@@ -300,11 +316,11 @@ def progress_text(line):
 
 def ask_all(args):
     kind, cases = load_cases(args.questions)
-    check = None
+    check = account = None
     if kind == "site-qa":
         target, fetch, check = widget_mode(args, cases)
     else:
-        target, fetch = model_mode(args, cases)
+        target, fetch, account = model_mode(args, cases)
     todo = select(cases, args.only, args.limit)
 
     commit, dirty = git_state()
@@ -337,11 +353,14 @@ def ask_all(args):
               "progress": None if args.quiet else progress_text,
               "start": start, "watch": FirstFailures(args.out)}
     by_id = {q["id"]: q for q in todo}
-    if args.retry_failed:
-        lines = resume.redo(PROG, args.out, by_id, failed=request_failed, merge=merge_retry,
-                            **common)
-    else:
-        lines = resume.run(PROG, args.out, by_id, **common)
+    try:
+        if args.retry_failed:
+            lines = resume.redo(PROG, args.out, by_id, failed=request_failed, merge=merge_retry,
+                                **common)
+        else:
+            lines = resume.run(PROG, args.out, by_id, **common)
+    except budget.CallLimitReached as exc:
+        return account.stopped(exc)
     failed = [q["id"] for q in todo if q["id"] not in lines or not delivered(lines[q["id"]])]
     code = resume.exit_code(PROG, failed, len(todo), "case(s) got no answer")
     cut = [key for key, line in lines.items() if (line.get("response") or {}).get("cut_off")]
@@ -352,6 +371,8 @@ def ask_all(args):
     if retry:
         say(f"{len(retry)} of them because the request failed: when the endpoint answers, "
             "ask them again, once, with --retry-failed (make retry QUARTER=...)")
+    if account is not None:
+        account.report()
     return code
 
 

@@ -82,16 +82,28 @@ RAW LINE, model generator (suite scenario, target.kind "model"; format 1)
                     when the scenario names them), max_tokens, temperature (null: not sent); no method,
                     url or headers: the provider builds them, and keys are never recorded
   attempts          one per try: started_at (UTC), status (or null), error (or
-                    null), latency_ms, and after a failed try retry_in_s (the wait
-                    before the next one, or null when none followed)
+                    null), latency_ms, waited_ms (the time it was held back
+                    first by --rpm, --tpm or the calls in flight allowed;
+                    evalkit/budget.py), and after a failed try retry_in_s (the
+                    wait before the next one, or null when none followed)
   response          null when no HTTP response came; else status, body (the API's
                     reply as received), body_base64 (null), truncated (false), and
                     on HTTP 200 model (as the API reports it), stop (the API's
                     stop or finish reason: stop, end_turn, length, max_tokens...)
                     and cut_off (true when that reason is the token limit);
                     no headers
-  usage             input_tokens, output_tokens as the API reports them; null when
-                    the call failed
+  usage             null when the call failed (no reply); else input_tokens (every
+                    input token, cached ones included), output_tokens,
+                    cached_input_tokens (read from a prompt cache),
+                    cache_write_input_tokens (written to one: Anthropic,
+                    Bedrock), reported (false when the reply carried no usage:
+                    the counts are then null, never guessed) and api (the API's
+                    usage object as received: OpenAI's prompt_tokens,
+                    completion_tokens, prompt_tokens_details.cached_tokens;
+                    Anthropic's input_tokens, output_tokens,
+                    cache_read_input_tokens, cache_creation_input_tokens;
+                    Bedrock's inputTokens, outputTokens, cacheReadInputTokens,
+                    cacheWriteInputTokens)
   derived           answer (the reply's text, or null), problem: for reading;
                     score.py and atomize.py read the answer again from the body
   earlier_responses, redone   only in a line asked again by run.py --retry-failed:
@@ -186,7 +198,8 @@ ATOMS LINE (atomize.py output, one per answer, evaluator and repeat, format 1)
                     [] only for an answer of fewer than {MIN_WORDS_FOR_ATOMS} words
   error             null, or why there are no atoms
   response_sha256   sha256 of the answer atomized (score.py checks it)
-  calls             every call: attempts, reply (the body as received), usage
+  calls             every call: attempts (as in a raw line), reply (the body as
+                    received), usage (as in a raw line; null for a failed call)
   run               run_id, tool, tool_version, git_commit, git_dirty, python,
                     raw_file, cases_sha256
   earlier_errors, redone   only in a line atomized again by --retry-errors: the

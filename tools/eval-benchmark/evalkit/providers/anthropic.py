@@ -17,7 +17,7 @@ that stopped at ``max_tokens`` (or at the model's context window) is marked
 import json
 
 from ..responses import anthropic_text
-from .base import Client, ProviderError, Reply
+from .base import Client, ProviderError, Reply, count_or_zero, is_count, usage_record
 from .errors import Failure, FatalProviderError, checked_base, fold
 
 # Both say the reply was cut off before the model finished it.
@@ -55,6 +55,17 @@ class Anthropic(Client):
                 if self.base.endswith("/v1") else "check ANTHROPIC_BASE_URL")
         return Failure(kind, message, fatal=True, hint=hint)
 
+    def usage_of(self, doc):
+        """``usage.input_tokens`` counts only the input after the last cache
+        breakpoint: every input token is it plus ``cache_read_input_tokens``
+        and ``cache_creation_input_tokens``."""
+        api = doc.get("usage")
+        usage = api if isinstance(api, dict) else {}
+        fresh, read, write = (usage.get(k) for k in ("input_tokens", "cache_read_input_tokens",
+                                                      "cache_creation_input_tokens"))
+        total = fresh + count_or_zero(read) + count_or_zero(write) if is_count(fresh) else None
+        return usage_record(api, total, usage.get("output_tokens"), read, write)
+
     def body(self, req):
         body = {"model": req.model, "max_tokens": req.max_tokens, "system": req.system,
                 "messages": [{"role": "user", "content": req.user}]}
@@ -73,14 +84,11 @@ class Anthropic(Client):
                     "anthropic-version": VERSION}
 
         url = self.base + "/v1/messages"
-        doc, raw, attempts = self.post(url, headers, self.body(req), req.timeout)
+        doc, raw, attempts, usage = self.post(url, headers, self.body(req), req.timeout)
         content = doc.get("content") if isinstance(doc, dict) else None
         if not isinstance(content, list):
             raise ProviderError("anthropic: HTTP 200 but no content list in the reply "
                                 f"({self.where(url)})", attempts, 200, raw)
-        usage = doc.get("usage") if isinstance(doc.get("usage"), dict) else {}
-        usage = {"input_tokens": usage.get("input_tokens"),
-                 "output_tokens": usage.get("output_tokens")}
         stop = doc.get("stop_reason")
         cut = stop in CUT_OFF
         text = anthropic_text(doc)

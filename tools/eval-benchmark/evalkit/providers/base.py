@@ -5,7 +5,7 @@ import re
 import sys
 import time
 
-from .. import http
+from .. import budget, http
 from . import retry
 from .errors import FatalProviderError, Failure, ProviderError, fold, shown_url  # noqa: F401
 from .retry import Policy
@@ -29,7 +29,7 @@ class Reply:
                  truncated=False):
         self.text = text          # the reply's text (for a schema reply, its JSON text)
         self.data = data          # the parsed JSON object, or None
-        self.usage = usage        # tokens in and out, as the API reports them
+        self.usage = usage        # tokens in and out (usage_record), the API's own fields in "api"
         self.raw = raw            # the response body exactly as received (text)
         self.attempts = attempts
         self.model = model
@@ -50,10 +50,38 @@ def redact(text, secrets):
     return _KEYLIKE.sub("[redacted]", text)
 
 
+def usage_record(api, input_tokens, output_tokens, cached=None, cache_write=None):
+    """A call's usage as recorded: ``input_tokens`` (every input token, cached
+    ones included), ``output_tokens``, ``cached_input_tokens`` (read from a
+    prompt cache), ``cache_write_input_tokens`` (written to one; Anthropic and
+    Bedrock), ``reported`` (False when the reply carried no usage, or no
+    input and output counts: the numbers are then null, never guessed) and
+    ``api``, the usage object exactly as the API returned it (or null)."""
+    numbers = [n if is_count(n) else None for n in (input_tokens, output_tokens, cached, cache_write)]
+    reported = numbers[0] is not None and numbers[1] is not None
+    if not reported:
+        numbers = [None] * 4
+    return {"input_tokens": numbers[0], "output_tokens": numbers[1],
+            "cached_input_tokens": numbers[2], "cache_write_input_tokens": numbers[3],
+            "reported": reported, "api": api if isinstance(api, dict) else None}
+
+
+def is_count(value):
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def count_or_zero(value):
+    return value if is_count(value) else 0
+
+
 class Client:
     """A provider: ``name``, ``secrets`` (to redact), ``policy``; subclasses
-    build the request and read the reply. ``sleep`` and ``say`` (a line for
-    stderr) can be replaced, so tests need not wait."""
+    build the request and read the reply (``usage_of`` reads the API's usage
+    fields). ``sleep`` and ``say`` (a line for stderr) can be replaced, so
+    tests need not wait. ``meter`` counts the run's calls and tokens, and
+    ``limiter`` (None: none), holds each attempt until the run's rate limits
+    and calls in flight allow it (budget.py); a script gives every client of
+    a run the same ones."""
 
     name = "?"
     key_hint = "check the credentials"
@@ -65,6 +93,12 @@ class Client:
         self.secrets = []
         self.sleep = time.sleep
         self.say = _to_stderr
+        self.meter = budget.Meter()
+        self.limiter = None
+
+    def usage_of(self, doc):
+        """The usage_record of a success body."""
+        return usage_record(None, None, None)
 
     def error_of(self, status, headers, body):
         """The provider's reading of an error response, as a ``Failure``."""
@@ -92,35 +126,70 @@ class Client:
         return f"POST {shown_url(url)}"
 
     def post(self, url, headers_for_attempt, body_obj, timeout):
-        """POST JSON with retries; ``(document, raw text, attempts)``."""
+        """POST JSON with retries; ``(document, raw text, attempts, usage)``.
+
+        Counted by the meter (budget.CallLimitReached past --max-calls, before
+        anything is sent); each attempt waits for the limiter first, and
+        records that wait as ``waited_ms``."""
+        self.meter.admit()
         data = json.dumps(body_obj, ensure_ascii=False).encode("utf-8")
+        estimate = len(data) // 4  # a rough count of the prompt's tokens, for --tpm
         attempts = []
         rng = self.policy.rng()
         start = time.monotonic()
-        while True:
+        try:
+            while True:
+                doc, raw, usage, wait = self.attempt(url, headers_for_attempt, data, timeout,
+                                                     estimate, attempts, rng, start)
+                if wait is None:
+                    self.meter.ended(usage)
+                    return doc, raw, attempts, usage
+                if wait.long:
+                    self.say(redact(self.long_wait_line(url, attempts[-1]["status"], wait),
+                                    self.secrets))
+                self.sleep(wait.seconds)
+        except ProviderError:
+            self.meter.ended(None)
+            raise
+
+    def attempt(self, url, headers_for_attempt, data, timeout, estimate, attempts, rng, start):
+        """One attempt: ``(document, raw, usage, None)`` on success, ``(..., wait)``
+        to try again; a ProviderError when not."""
+        ticket = self.limiter.acquire(estimate) if self.limiter else None
+        waited = ticket.waited_s if ticket else 0.0
+        throttled, tokens = False, None
+        try:
             attempt, response = http.send("POST", url, headers_for_attempt(url, data), data,
                                           timeout, self.policy.max_bytes)
+            attempt["waited_ms"] = round(waited * 1000)
             attempts.append(attempt)
             status = response["status"] if response else None
+            throttled = status == 429
             raw = http_text(response)
             if status == 200 and raw is not None:
                 try:
-                    return json.loads(raw), raw, attempts
+                    doc = json.loads(raw)
                 except (ValueError, RecursionError):
                     raise ProviderError(f"{self.name}: HTTP 200 but the body is not JSON "
                                         f"({self.where(url)})", attempts, status, raw) from None
-            failure = Failure(retryable=True, fatal=False) if response is None else \
-                self.failure_of(status, response["headers"], raw or "")
-            headers = response["headers"] if response else {}
-            wait = retry.plan(self.policy, len(attempts), headers, rng) \
-                if failure.retryable else None
-            why_not = self.why_not_again(failure, wait, len(attempts), time.monotonic() - start)
-            attempt["retry_in_s"] = None if why_not is not None else round(wait.seconds, 3)
-            if why_not is not None:
-                raise self.error(url, attempt, failure, why_not, attempts, raw)
-            if wait.long:
-                self.say(redact(self.long_wait_line(url, status, wait), self.secrets))
-            self.sleep(wait.seconds)
+                usage = self.usage_of(doc if isinstance(doc, dict) else {})
+                if usage["reported"]:
+                    tokens = count_or_zero(usage["input_tokens"]) + count_or_zero(usage["output_tokens"])
+                return doc, raw, usage, None
+        finally:
+            if ticket is not None:
+                self.limiter.release(ticket, throttled, tokens)
+            self.meter.attempt(throttled, waited)
+        failure = Failure(retryable=True, fatal=False) if response is None else \
+            self.failure_of(status, response["headers"], raw or "")
+        headers = response["headers"] if response else {}
+        wait = retry.plan(self.policy, len(attempts), headers, rng) \
+            if failure.retryable else None
+        why_not = self.why_not_again(failure, wait, len(attempts), time.monotonic() - start)
+        attempt["retry_in_s"] = None if why_not is not None else round(wait.seconds, 3)
+        if why_not is not None:
+            raise self.error(url, attempt, failure, why_not, attempts, raw)
+        return None, None, None, wait
 
     def long_wait_line(self, url, status, wait):
         return (f"{self.name}: HTTP {status}: the server asks to wait {wait.asked:g} s, over the "

@@ -29,7 +29,7 @@ from urllib.parse import quote, urlsplit
 
 from ..responses import bedrock_text
 from . import jsonprompt
-from .base import Client, ProviderError, Reply
+from .base import Client, ProviderError, Reply, count_or_zero, is_count, usage_record
 from .errors import Failure, FatalProviderError, checked_base, fold
 from .sigv4 import sign
 
@@ -116,6 +116,17 @@ class Bedrock(Client):
             return False, True, "check AWS_ENDPOINT_URL_BEDROCK_RUNTIME and AWS_REGION"
         return (True if kind in RETRYABLE else (False if kind else None)), None, None
 
+    def usage_of(self, doc):
+        """Converse's ``usage.inputTokens`` leaves out the prompt cache's
+        tokens (``totalTokens`` counts them): every input token is it plus
+        ``cacheReadInputTokens`` and ``cacheWriteInputTokens``."""
+        api = doc.get("usage")
+        usage = api if isinstance(api, dict) else {}
+        fresh, read, write = (usage.get(k) for k in ("inputTokens", "cacheReadInputTokens",
+                                                      "cacheWriteInputTokens"))
+        total = fresh + count_or_zero(read) + count_or_zero(write) if is_count(fresh) else None
+        return usage_record(api, total, usage.get("outputTokens"), read, write)
+
     def body(self, req):
         body = {"messages": [{"role": "user", "content": [{"text": req.user}]}],
                 "system": [{"text": req.system}],
@@ -142,7 +153,7 @@ class Bedrock(Client):
             return signed  # Host included: the one signed is the one sent, port and all
 
         url = self.url_for(req.model)
-        doc, raw, attempts = self.post(url, headers, self.body(req), req.timeout)
+        doc, raw, attempts, usage = self.post(url, headers, self.body(req), req.timeout)
         try:
             content = doc["output"]["message"]["content"]
             if not isinstance(content, list):
@@ -150,8 +161,6 @@ class Bedrock(Client):
         except (KeyError, TypeError):
             raise ProviderError("bedrock: HTTP 200 but no output.message.content in the reply "
                                 f"({self.where(url)})", attempts, 200, raw) from None
-        usage = doc.get("usage") if isinstance(doc.get("usage"), dict) else {}
-        usage = {"input_tokens": usage.get("inputTokens"), "output_tokens": usage.get("outputTokens")}
         stop = doc.get("stopReason")
         cut = stop in CUT_OFF
         text = bedrock_text(doc)

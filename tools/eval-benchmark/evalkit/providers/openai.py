@@ -21,7 +21,7 @@ token limit (``finish_reason: length``) is marked ``truncated``.
 
 import re
 
-from .base import Client, ProviderError, Reply, parse_json_text
+from .base import Client, ProviderError, Reply, parse_json_text, usage_record
 from .errors import Failure, FatalProviderError, checked_base, json_error
 
 DEFAULT_BASE = "https://api.openai.com/v1"
@@ -78,6 +78,16 @@ class OpenAI(Client):
             return Failure(kind, message, fatal=True, hint=hint)
         return Failure(kind, message)
 
+    def usage_of(self, doc):
+        """``usage.prompt_tokens`` (cached ones included), ``completion_tokens``
+        and ``prompt_tokens_details.cached_tokens``, as the OpenAI API and the
+        servers that speak it report them (Ollama and llama.cpp: the first two)."""
+        api = doc.get("usage")
+        usage = api if isinstance(api, dict) else {}
+        details = usage.get("prompt_tokens_details")
+        cached = details.get("cached_tokens") if isinstance(details, dict) else None
+        return usage_record(api, usage.get("prompt_tokens"), usage.get("completion_tokens"), cached)
+
     def body(self, req):
         body = {"model": req.model,
                 "messages": [{"role": "system", "content": req.system},
@@ -100,7 +110,7 @@ class OpenAI(Client):
                 out["Authorization"] = f"Bearer {self.key}"
             return out
 
-        doc, raw, attempts = self.post(self.url, headers, self.body(req), req.timeout)
+        doc, raw, attempts, usage = self.post(self.url, headers, self.body(req), req.timeout)
         try:
             choice = doc["choices"][0]
             message = choice["message"]
@@ -109,9 +119,6 @@ class OpenAI(Client):
                                 f"({self.where(self.url)})", attempts, 200, raw) from None
         text = message.get("content") if isinstance(message, dict) else None
         stop = choice.get("finish_reason")
-        usage = doc.get("usage") if isinstance(doc.get("usage"), dict) else {}
-        usage = {"input_tokens": usage.get("prompt_tokens"),
-                 "output_tokens": usage.get("completion_tokens")}
         if not isinstance(text, str):
             refusal = message.get("refusal") if isinstance(message, dict) else None
             return Reply("", None, usage, raw, attempts, doc.get("model"), stop,

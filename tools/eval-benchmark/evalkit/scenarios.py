@@ -85,39 +85,45 @@ def parse_scenarios(doc, path, sha256=""):
         if sid in seen:
             bad(sid, "duplicate id")
         seen.add(sid)
-        extra = sorted(set(item) - SCENARIO_KEYS)
-        if extra:
-            bad(sid, f"unknown key(s) {', '.join(extra)}")
-        if not _text(item.get("question")):
-            bad(sid, "question must be a non-empty string")
-        must = item.get("must_cover")
-        if not isinstance(must, list) or not must:
-            bad(sid, "must_cover must be a non-empty list of topics")
-        for topic in must:
-            if topic not in topics:
-                bad(sid, f"must_cover topic {topic!r} is not in the topic vocabulary")
-        if len(set(must)) != len(must):
-            bad(sid, "must_cover lists a topic twice")
-        address = item.get("address")
-        if address is not None and not _text(address):
-            bad(sid, "address must be a non-empty string or absent")
-        if address is not None:
-            missing = [t for t in PARCEL_TOPICS if t not in topics]
-            if missing:
-                bad(sid, f"has an address, so the vocabulary needs {', '.join(missing)}")
-        kind = item.get("kind", "resident")
-        if kind not in ("resident", "business"):
-            bad(sid, "kind must be resident or business")
-        jurisdiction = item.get("jurisdiction")
-        if jurisdiction is not None and not _text(jurisdiction):
-            bad(sid, "jurisdiction must be a non-empty string or absent")
-        key = item.get("reference_key")
-        if key is not None:
-            _check_key(key, must, address, lambda reason: bad(sid, reason))
-        out.append({"id": sid, "question": item["question"], "must_cover": list(must),
-                    "address": address, "kind": kind, "jurisdiction": jurisdiction,
-                    "reference_key": key})
+        out.append(_scenario(item, topics, lambda reason, sid=sid: bad(sid, reason)))
     return ScenarioSet(path, sha256, dict(topics), out)
+
+
+def _scenario(item, topics, bad):
+    """One scenario, checked (``bad(reason)`` refuses it), as the set holds it."""
+    sid = item["id"]
+    extra = sorted(set(item) - SCENARIO_KEYS)
+    if extra:
+        bad(f"unknown key(s) {', '.join(extra)}")
+    if not _text(item.get("question")):
+        bad("question must be a non-empty string")
+    must = item.get("must_cover")
+    if not isinstance(must, list) or not must:
+        bad("must_cover must be a non-empty list of topics")
+    for topic in must:
+        if topic not in topics:
+            bad(f"must_cover topic {topic!r} is not in the topic vocabulary")
+    if len(set(must)) != len(must):
+        bad("must_cover lists a topic twice")
+    address = item.get("address")
+    if address is not None and not _text(address):
+        bad("address must be a non-empty string or absent")
+    if address is not None:
+        missing = [t for t in PARCEL_TOPICS if t not in topics]
+        if missing:
+            bad(f"has an address, so the vocabulary needs {', '.join(missing)}")
+    kind = item.get("kind", "resident")
+    if kind not in ("resident", "business"):
+        bad("kind must be resident or business")
+    jurisdiction = item.get("jurisdiction")
+    if jurisdiction is not None and not _text(jurisdiction):
+        bad("jurisdiction must be a non-empty string or absent")
+    key = item.get("reference_key")
+    if key is not None:
+        _check_key(key, must, address, bad)
+    return {"id": sid, "question": item["question"], "must_cover": list(must),
+            "address": address, "kind": kind, "jurisdiction": jurisdiction,
+            "reference_key": key}
 
 
 def user_text(case):

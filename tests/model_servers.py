@@ -18,9 +18,14 @@ forces a tool with 400 ValidationException in the service's words. A JSON
 reply to a Bedrock request without a tool comes back as text. Success
 bodies carry each API's usage object in its own fields (``USAGE``);
 ``usage=None`` plays a server that reports none, a dict another usage.
+``rate=(rpm, burst)`` enforces a rate limit as the APIs do: a token bucket
+of ``rpm`` requests a minute holding at most ``burst``; a request past it is
+answered 429 in the API's shape with ``retry-after`` (whole seconds until
+the next token, at least 1), and counted in ``throttled``.
 """
 
 import json
+import math
 import time
 from http.server import BaseHTTPRequestHandler
 
@@ -162,6 +167,26 @@ class _Handler(BaseHTTPRequestHandler):
                          "Remove toolConfig.toolChoice.tool and try again.")
         return None
 
+    def _over_the_rate(self):
+        """The 429 of a request past the rate limit, or None."""
+        server = self.server
+        if server.rate is None:
+            return None
+        rpm, burst = server.rate
+        with server.lock:
+            now = time.monotonic()
+            server.bucket = min(burst, server.bucket + (now - server.bucket_at) * rpm / 60.0)
+            server.bucket_at = now
+            if server.bucket >= 1:
+                server.bucket -= 1
+                return None
+            server.throttled += 1
+            wait = max(1, math.ceil((1 - server.bucket) * 60.0 / rpm))
+        kind = {"openai": "rate_limit_exceeded", "anthropic": "rate_limit_error",
+                "bedrock": "ThrottlingException"}[server.flavour]
+        return error(server.flavour, 429, kind, "Rate limit reached for requests",
+                     headers={"retry-after": str(wait)}, code=kind)
+
     def do_POST(self):
         server = self.server
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -181,7 +206,7 @@ class _Handler(BaseHTTPRequestHandler):
                 server.bad_signatures += 1
                 reply = error("bedrock", 403, "InvalidSignatureException", problem)
                 return self._send(reply["status"], reply["headers"], reply["body"])
-        scripted = refusal or scripted
+        scripted = refusal or scripted or self._over_the_rate()
         if scripted is not None:
             return self._send(scripted["status"], scripted.get("headers", {}), scripted["body"],
                               scripted.get("delay", 0.0))
@@ -197,12 +222,13 @@ _PATHS = {"openai": lambda path: path == "/v1/chat/completions",
 
 class ModelServer(LoopbackServer):
     def __init__(self, flavour, reply=None, script=None, delay=0.0, port=0, strict_paths=False,
-                 forced_tool=True, usage=True):
+                 forced_tool=True, usage=True, rate=None):
         self.flavour = flavour
         super().__init__(_Handler, port=port, flavour=flavour, script=list(script or []),
                          reply=reply or (lambda request: "Hello from the loopback model."),
                          bad_signatures=0, delay=delay, strict_paths=strict_paths,
-                         forced_tool=forced_tool, usage=usage)
+                         forced_tool=forced_tool, usage=usage, rate=rate, throttled=0,
+                         bucket=rate[1] if rate else 0, bucket_at=time.monotonic())
 
     @property
     def base(self):

@@ -3,6 +3,7 @@ server in its own process that answers every request after the fixed delay,
 one connection at a time or many at once, kept alive or not, and stops when
 the bench lets go of it) and the table the bench writes into README.md."""
 
+import json
 import os
 import socket
 import sys
@@ -10,6 +11,7 @@ import tempfile
 import threading
 import time
 import unittest
+import urllib.error
 import urllib.request
 
 from tests.support import ROOT
@@ -74,6 +76,45 @@ class StandIn(unittest.TestCase):
     def test_stops_when_let_go(self):
         self.server.close()
         self.assertEqual(self.server.proc.returncode, 0)
+
+
+class RateLimitedProvider(unittest.TestCase):
+    """The provider of the rate-limit measure: OpenAI's wire format, a token
+    bucket of bench.RATE a minute holding bench.RATE_BURST, a 429 with
+    retry-after past it, a seeded latency within 0.2 to 2 s."""
+
+    def test_a_burst_then_429_with_retry_after(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            server = bench.RateLimited(tmp, "A fence needs a permit.")
+            self.addCleanup(server.close)
+            opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+            answers, lock = [], threading.Lock()
+
+            def ask():
+                request = urllib.request.Request(
+                    f"http://127.0.0.1:{server.port}/v1/chat/completions",
+                    data=b'{"model": "m", "messages": []}', headers={"Content-Type": "application/json"})
+                start = time.monotonic()
+                try:
+                    with opener.open(request, timeout=5) as resp:
+                        status, body, retry = resp.status, json.loads(resp.read()), None
+                except urllib.error.HTTPError as exc:
+                    status, body, retry = exc.code, json.loads(exc.read()), exc.headers["retry-after"]
+                with lock:
+                    answers.append((status, body, retry, time.monotonic() - start))
+            threads = [threading.Thread(target=ask) for _ in range(bench.RATE_BURST + 3)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        ok = [a for a in answers if a[0] == 200]
+        limited = [a for a in answers if a[0] == 429]
+        self.assertEqual((len(ok), len(limited)), (bench.RATE_BURST, 3))
+        self.assertTrue(all(a[3] >= 0.2 for a in ok))  # after the latency
+        self.assertEqual(ok[0][1]["choices"][0]["message"]["content"], "A fence needs a permit.")
+        self.assertEqual(ok[0][1]["usage"]["prompt_tokens"], 200)
+        self.assertEqual({(a[1]["error"]["code"], a[2]) for a in limited},
+                         {("rate_limit_exceeded", "1")})
 
 
 def result(rows):

@@ -80,12 +80,17 @@ class Adaptive(unittest.TestCase):
         for ticket in sent_together[1:4]:  # sent before the cut: the same overload
             limiter.release(ticket, throttled=True)
         self.assertEqual(limiter.limit, 4)
-        for ticket in sent_together[4:]:
+        for ticket in sent_together[4:7]:
             limiter.release(ticket, throttled=False)
-        self.assertEqual(limiter.limit, 5)  # four successes at 4 in flight: one more
+        self.assertEqual(limiter.limit, 7)  # by one a success up to 7/8 of 8
+        limiter.release(sent_together[7], throttled=False)
+        self.assertEqual(limiter.limit, 7)  # then by one a round: 7 successes
+        for _ in range(6):
+            limiter.release(limiter.acquire(), throttled=False)
+        self.assertEqual(limiter.limit, 8)
         later = limiter.acquire()
         limiter.release(later, throttled=True)
-        self.assertEqual(limiter.limit, 2)
+        self.assertEqual(limiter.limit, 4)
         for _ in range(200):
             limiter.release(limiter.acquire(), throttled=False)
         self.assertEqual(limiter.limit, 8)  # never past --concurrency
@@ -117,11 +122,11 @@ class Adaptive(unittest.TestCase):
         # 60 calls at 16 in flight against 6000 a minute (burst 4), each
         # answered after 20 ms: 16 in flight ask 800 a second, the server
         # allows 100. Without the limiter (issue 19) calls gave up after 5
-        # attempts; with it, every call gets its reply. The retry-after
-        # (1 s) is waited 20 ms here.
+        # attempts; with it, every call gets its reply. The waits asked
+        # (retry-after: 1) are waited a tenth as long here.
         with ModelServer("openai", rate=(6000, 4), delay=0.02) as srv:
             client = providers.get("openai", srv.environ(), Policy())
-            client.sleep = lambda seconds: time.sleep(0.02)
+            client.sleep = lambda seconds: time.sleep(seconds / 10)
             client.limiter = budget.Limiter(16)
             replies, failures, lock = [], [], threading.Lock()
             todo = list(range(60))

@@ -25,6 +25,16 @@
    questions at concurrency 1 and 8 against a loopback stand-in that answers
    each request after 50 ms, divided by the ideal, 400 x 50 ms / concurrency.
    One run each.
+5. At a provider's rate limit: run.py (a model generator) and atomize.py,
+   RATED_CALLS calls each, against a loopback OpenAI-compatible provider in
+   its own process that allows RATE requests a minute (a token bucket with a
+   burst of RATE_BURST, answering 429 with ``retry-after`` past it) and
+   answers each request after a seeded latency (a log-normal draw, median
+   0.5 s, within 0.2 to 2 s), at --concurrency RATED_CONCURRENCY, divided by
+   the ideal, calls / rate: with ``--rpm`` at the limit (target <= 1.10), and
+   without it, the calls in flight adapting to the 429s (target <= 1.25),
+   each with no failed call (the script must exit 0), and the 429s the
+   client recorded on its attempts in the row.
 
 Not measured: the scripts' start-up (--help) on its own; the quarter's
 figure counts score.py's start-up from start to finish.
@@ -40,6 +50,7 @@ missed. Nothing but 127.0.0.1 is contacted.
 import argparse
 import hashlib
 import json
+import math
 import os
 import platform
 import random
@@ -62,6 +73,10 @@ DEMO = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
 FORMAT = 2  # of results.json: 2 since the rows carry their bound ("<" or "≤")
 TURNS = 5
 ASKED = 400
+RATE = 1200            # requests a minute the rate-limited provider allows
+RATE_BURST = 5
+RATED_CALLS = 600      # 30 s of the rate
+RATED_CONCURRENCY = 32  # above what the rate needs at the median latency (10)
 README_BEGIN, README_END = "<!-- bench: begin -->", "<!-- bench: end -->"
 SEED = 2026
 WORDS = {
@@ -283,6 +298,89 @@ class StandIn:
         self.proc.stdout.close()
 
 
+class RateLimited:
+    """The rate-limited provider: its own process (serve_rate_limited)."""
+
+    def __init__(self, tmp, content):
+        path = os.path.join(tmp, f"rate-limited-{len(os.listdir(tmp))}.content")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(content)
+        self.proc = subprocess.Popen([PY, os.path.abspath(__file__), "--rate-limited", path],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.port = int(self.proc.stdout.readline())
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+        self.proc.stdout.close()
+
+
+def serve_rate_limited(content_file, rpm=RATE, burst=RATE_BURST, seed=SEED):
+    """An OpenAI-compatible chat completions endpoint on 127.0.0.1 that
+    answers ``content`` after a seeded latency, and 429 past a token bucket
+    of ``rpm`` a minute holding ``burst`` (``retry-after``: whole seconds
+    until the next token, at least 1, as the APIs round it). Serves until
+    stdin closes; prints the port first."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    with open(content_file, encoding="utf-8") as fh:
+        content = fh.read()
+    rng = random.Random(seed)
+    lock = threading.Lock()
+    bucket = {"level": float(burst), "at": time.monotonic()}
+    body = json.dumps({"id": "chatcmpl-bench", "object": "chat.completion", "model": "bench",
+                       "choices": [{"index": 0, "finish_reason": "stop",
+                                    "message": {"role": "assistant", "content": content}}],
+                       "usage": {"prompt_tokens": 200, "completion_tokens": 50, "total_tokens": 250,
+                                 "prompt_tokens_details": {"cached_tokens": 0}}}).encode()
+    limited = json.dumps({"error": {"message": "Rate limit reached for requests",
+                                    "type": "requests", "code": "rate_limit_exceeded"}}).encode()
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            with lock:
+                now = time.monotonic()
+                bucket["level"] = min(burst, bucket["level"] + (now - bucket["at"]) * rpm / 60.0)
+                bucket["at"] = now
+                allowed = bucket["level"] >= 1
+                if allowed:
+                    bucket["level"] -= 1
+                    latency = min(2.0, max(0.2, rng.lognormvariate(math.log(0.5), 0.6)))
+                else:
+                    wait = max(1, math.ceil((1 - bucket["level"]) * 60.0 / rpm))
+            if allowed:
+                time.sleep(latency)
+                self.answer(200, body, {})
+            else:
+                self.answer(429, limited, {"retry-after": str(wait)})
+
+        def answer(self, status, data, headers):
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            try:
+                self.wfile.write(data)
+            except OSError:
+                pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    server.request_queue_size = 256
+    print(server.server_address[1], flush=True)
+
+    def until_stdin_closes():
+        sys.stdin.buffer.read()
+        os._exit(0)
+    threading.Thread(target=until_stdin_closes, daemon=True).start()
+    server.serve_forever()
+
+
 # ---- the measures ------------------------------------------------------------------------
 
 def row(measure, value, detail, target=None, bound=None):
@@ -417,6 +515,60 @@ def measure_asking(tmp):
     return rows
 
 
+def attempts_429(path, field):
+    """The attempts answered 429 recorded in a JSON Lines output: on each
+    line's ``attempts`` (run.py) or each of its ``calls`` (atomize.py)."""
+    count = 0
+    with open(path, encoding="utf-8") as fh:
+        for text in fh:
+            line = json.loads(text)
+            groups = [line["attempts"]] if field == "attempts" else [c["attempts"] for c in line["calls"]]
+            count += sum(a.get("status") == 429 for attempts in groups for a in attempts)
+    return count
+
+
+def measure_rate_limits(tmp):
+    """run.py and atomize.py at the provider's rate: with --rpm, and adaptive."""
+    rows = []
+    folder = os.path.join(tmp, "rated")
+    os.makedirs(folder)
+    scenarios = {"suite": "scenario", "format": 1, "topics": {"permits": "permits"},
+                 "scenarios": [{"id": f"r{n:04d}", "question": f"May I build a fence, case {n}?",
+                                "must_cover": ["permits"]} for n in range(RATED_CALLS)]}
+    sfile = os.path.join(folder, "scenarios-rated.json")
+    with open(sfile, "w", encoding="utf-8") as fh:
+        json.dump(scenarios, fh)
+    atoms = {"atoms": [{"text": "A fence needs a permit.", "correctness": "correct",
+                        "verified_truth": "yes", "citation": None, "topic": "permits",
+                        "specificity": 0.5, "actionability": 0.9, "importance": 3}]}
+    ideal = RATED_CALLS / (RATE / 60.0)
+    raw = None
+    for label, content in (("run.py", "A fence needs a permit."), ("atomize.py", json.dumps(atoms))):
+        for mode, flags in (("--rpm at the limit", ["--rpm", str(RATE)]), ("adaptive, no --rpm", [])):
+            out = os.path.join(folder, f"{label[:-3]}-{'rpm' if flags else 'adaptive'}.jsonl")
+            provider = RateLimited(folder, content)
+            env = {"OPENAI_BASE_URL": f"http://127.0.0.1:{provider.port}/v1", "OPENAI_RPM": ""}
+            if label == "run.py":
+                argv = [PY, os.path.join(TOOLS, "run.py"), sfile, out, "--provider", "openai",
+                        "--model", "gen"]
+            else:
+                argv = [PY, os.path.join(TOOLS, "atomize.py"), raw, out, "--provider", "openai",
+                        "--model", "judge", "--cases", sfile]
+            try:
+                seconds = timed(argv + ["--quiet", "--concurrency", str(RATED_CONCURRENCY)] + flags,
+                                env)[0]
+            finally:
+                provider.close()
+            if label == "run.py" and flags:
+                raw = out
+            throttled = attempts_429(out, "attempts" if label == "run.py" else "calls")
+            rows.append(row(f"{label} {RATED_CALLS} calls at {RATE} requests a minute, {mode}, "
+                            "vs ideal", round(seconds / ideal, 2),
+                            f"{seconds:.1f} s, ideal {ideal:.1f} s, no failed call, "
+                            f"{throttled} answered 429", 1.10 if flags else 1.25, "≤"))
+    return rows
+
+
 # ---- the table ---------------------------------------------------------------------------
 
 def passes(row):
@@ -472,13 +624,16 @@ def main(argv=None):
     parser.add_argument("--out", default=os.path.join(ROOT, "Documents", "performance", "results.json"),
                         help="where to write the results (default Documents/performance/results.json)")
     parser.add_argument("--stand-in", metavar="BODY_FILE", help=argparse.SUPPRESS)
+    parser.add_argument("--rate-limited", metavar="CONTENT_FILE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.stand_in:
         return serve_stand_in(args.stand_in)
+    if args.rate_limited:
+        return serve_rate_limited(args.rate_limited)
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         rows = measure_scoring(tmp, args.answers, random.Random(SEED)) + measure_quarter(tmp) + \
-            measure_asking(tmp)
+            measure_asking(tmp) + measure_rate_limits(tmp)
     for r in rows:
         r["pass"] = passes(r)
     machine = {"cores": os.cpu_count(), "python": platform.python_version(),

@@ -279,7 +279,8 @@ def evaluate(args):
             PROG, raw_path, {case["id"]: case for case in suite.cases},
             key_of=lambda line: line.get("id"),
             belongs=lambda where, line: check_line(where, line, run_block),
-            do_job=job, concurrency=args.concurrency, progress=None if args.quiet else progress)
+            do_job=job, concurrency=args.concurrency, progress=None if args.quiet else progress,
+            meter=account.meter)
     except budget.CallLimitReached as exc:
         return account.stopped(exc)
     code = finish(args, suite, done, raw_path, output, status, endpoint, provider, model, today)

@@ -226,7 +226,7 @@ def atomize_all(args):
 
     common = {"key_of": key_of, "belongs": lambda where, line: check_line(where, line, evaluator),
               "do_job": job, "concurrency": args.concurrency,
-              "progress": None if args.quiet else progress_text}
+              "progress": None if args.quiet else progress_text, "meter": account.meter}
     try:
         if args.retry_errors:
             records = resume.redo(PROG, args.out, jobs, failed=lambda line: bool(line.get("error")),

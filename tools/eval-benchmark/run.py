@@ -351,7 +351,8 @@ def ask_all(args):
               "belongs": lambda where, line: check_line(where, line, cases.sha256),
               "do_job": work, "concurrency": args.concurrency,
               "progress": None if args.quiet else progress_text,
-              "start": start, "watch": FirstFailures(args.out)}
+              "start": start, "watch": FirstFailures(args.out),
+              "meter": account.meter if account is not None else None}
     by_id = {q["id"]: q for q in todo}
     try:
         if args.retry_failed:

@@ -36,6 +36,7 @@ import sys
 
 from . import BadInput
 from .jsonl import LineWriter, dumps_line, read_resumable, write_atomic
+from .progress import Progress
 from .runner import run_jobs
 
 
@@ -53,14 +54,16 @@ def read_done(prog, path, key_of, belongs):
 
 
 def run(prog, path, cases, key_of, belongs, do_job, concurrency=1, progress=None,
-        start=None, watch=None):
+        start=None, watch=None, meter=None):
     """Do every case of ``cases`` (``{key: case}``) that ``path`` holds no line
     for, appending each record as it is done; ``{key: record}`` of every case
     that has one, old or new, in the order of ``cases``.
 
     ``do_job(case)`` returns the record, or None to write nothing (run.py's
     manual answer not collected yet). ``progress(record)``, unless None, is
-    the text after ``[done/total]`` on stderr once a record is written.
+    the text after ``[done/total]`` on stderr once a record is written, and
+    a progress line follows (progress.py; calls and retries from ``meter``,
+    a budget.Meter, when the script calls a model).
     ``start(pending)``, unless None, is called with the cases to do (perhaps
     none) before any is done, and ``watch(record)`` once each is written; either
     may raise BadInput to stop the run (the cases in flight are written first).
@@ -74,13 +77,14 @@ def run(prog, path, cases, key_of, belongs, do_job, concurrency=1, progress=None
     except OSError as exc:
         raise BadInput(f"{path}: cannot write: {exc.strerror}") from None
 
+    status = Progress(total, count, meter) if progress is not None else None
+
     def recorded(record):
         nonlocal count
         done[key_of(record)] = record
         count += 1
-        if progress is not None:
-            sys.stderr.write(f"[{count}/{total}] {progress(record)}\n")
-            sys.stderr.flush()
+        if status is not None:
+            status.case(f"[{count}/{total}] {progress(record)}", count)
         if watch is not None:
             watch(record)
 
@@ -90,11 +94,13 @@ def run(prog, path, cases, key_of, belongs, do_job, concurrency=1, progress=None
         run_jobs(pending, do_job, writer, concurrency, recorded)
     finally:
         writer.close()
+        if status is not None:
+            status.close()
     return {key: done[key] for key in cases if key in done}
 
 
 def redo(prog, path, cases, key_of, belongs, failed, do_job, merge, concurrency=1,
-         progress=None, start=None, watch=None):
+         progress=None, start=None, watch=None, meter=None):
     """Do again, once, the cases whose line in ``path`` is ``failed(line)``,
     keeping every earlier record: ``merge(old, new)`` makes the line that
     replaces the old one (run.py keeps the old attempts in it). ``{key: line}``
@@ -115,7 +121,8 @@ def redo(prog, path, cases, key_of, belongs, failed, do_job, merge, concurrency=
         if start is not None:
             start([])
         return {key: lines[key] for key in cases if key in lines}
-    new = run(prog, side, again, key_of, belongs, do_job, concurrency, progress, start, watch)
+    new = run(prog, side, again, key_of, belongs, do_job, concurrency, progress, start, watch,
+              meter)
     merged = {key: merge(line, new[key]) if key in new else line for key, line in lines.items()}
     write_atomic(path, "".join(dumps_line(line) + "\n" for line in merged.values()))
     os.unlink(side)

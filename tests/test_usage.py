@@ -208,7 +208,7 @@ class Scripts(unittest.TestCase):
         code, _, err = call_main(atomize, argv)
         self.assertEqual((code, len(read_lines(atoms)), len(judge.requests)), (0, 2, 2), err)
 
-    def test_ai_eval_py_ends_with_the_summary(self):
+    def test_ai_eval_py_ends_with_the_summary_and_its_result_says_the_tokens_per_case(self):
         self.server("openai", reply=ai_model)
         out = os.path.join(self.tmp, "intake.json")
         raw_path = os.path.join(self.tmp, "intake.raw.jsonl")
@@ -221,6 +221,13 @@ class Scripts(unittest.TestCase):
         fields = summary(err)
         self.assertEqual((fields["prog"], fields["calls"]), ("ai_eval.py", str(len(lines))))
         self.assertIn(code, (0, 1))
+        with open(out, encoding="utf-8") as fh:
+            tokens = json.load(fh)["run"]["tokens"]
+        calls = len(lines)  # one call a case: every reply carried the server's usage, 11 in, 7 out
+        self.assertEqual(tokens, {"calls": calls, "replies_without_usage": 0,
+                                  "input_tokens": 11 * calls, "cached_input_tokens": 0,
+                                  "output_tokens": 7 * calls, "input_tokens_per_case": 11.0,
+                                  "output_tokens_per_case": 7.0})
 
 
 if __name__ == "__main__":

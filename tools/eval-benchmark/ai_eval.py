@@ -19,7 +19,10 @@ questions) errors its case like a failed call. A run against a loopback
 address (a stand-in, or a model served on this machine) is labelled
 ``example``, never ``recorded_live_run``, and goes by default to
 build/ai/<date>-<suite>-<provider>-<model>.example.json; the endpoint called is
-recorded either way. A run in which every call failed writes no result.
+recorded either way. A run in which every call failed writes no result. The result's
+``run.tokens`` says what the calls for its cases used (calls, replies
+without usage, input, cached and output tokens, and tokens in and out per
+case), from the usage on the raw lines.
 
 Model calls: each records its token usage; --rpm, --tpm (or <PROVIDER>_RPM,
 _TPM) keep under a rate, else the calls in flight adapt to 429s; unless --quiet,
@@ -305,10 +308,29 @@ def finish(args, suite, done, raw_path, output, status, endpoint, provider, mode
                       "git_commit": commit, "git_dirty": dirty,
                       "cases_file": os.path.basename(args.cases), "cases_sha256": suite.sha256,
                       "inputs": suite.inputs, "cases_run": len(suite.cases), "limit": args.limit,
-                      "tool": PROG, "tool_version": VERSION, "python": python_version()},
+                      "tool": PROG, "tool_version": VERSION, "python": python_version(),
+                      "tokens": tokens_of(lines)},
               "summary": summary, "cases": detail, "errors": errors}
     write_result(output, result, args.quiet)
     return resume.exit_code(PROG, [e["id"] for e in errors], len(suite.cases), "case(s) errored")
+
+
+def tokens_of(lines):
+    """What the model's calls for these cases used, from the usage on the
+    raw lines (a resumed run's earlier calls included): calls, replies
+    whose provider reported no usage, tokens in (cached ones included),
+    cached and out, and tokens in and out per case."""
+    calls = [call for line in lines for call in line.get("calls") or []]
+    replied = [c["usage"] for c in calls if isinstance(c.get("usage"), dict)]
+    # Lines written before usage carried "reported" have the two counts only.
+    reported = [u for u in replied if u.get("reported", isinstance(u.get("input_tokens"), int)
+                                           and isinstance(u.get("output_tokens"), int))]
+    total = {key: sum(u.get(key) or 0 for u in reported)
+             for key in ("input_tokens", "cached_input_tokens", "output_tokens")}
+    per_case = {f"{key}_per_case": round(total[key] / len(lines), 1) if lines else None
+                for key in ("input_tokens", "output_tokens")}
+    return dict({"calls": len(calls), "replies_without_usage": len(replied) - len(reported)},
+                **total, **per_case)
 
 
 def write_result(output, result, quiet):

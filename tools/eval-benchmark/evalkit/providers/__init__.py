@@ -6,15 +6,18 @@
 ``Request``: system text, user text, an optional JSON schema for the reply,
 model, max tokens, temperature (None: not sent, since some current models
 reject any temperature), timeout. ``Reply``: text, data (the parsed JSON when
-a schema was given and the reply parsed, else None), usage, the raw response
-body, the model the API reports, every attempt, and ``truncated`` (True when
+a schema was given and the reply parsed, else None), usage (base.usage_record:
+tokens in, out, cached, read from each API's own fields, with the API's usage
+object as received, or ``reported: false``), the raw response body, the model the API reports, every attempt, and ``truncated`` (True when
 the reply stopped at the token limit: OpenAI's ``finish_reason: length``,
 Anthropic's and Bedrock's ``max_tokens``).
 
 Built in: ``openai`` (also Ollama, vLLM, llama.cpp's server and LM Studio
 through OPENAI_BASE_URL), ``anthropic`` (Messages API), ``bedrock`` (Converse
 API, SigV4-signed) and ``manual`` (answers collected by hand; see manual.py).
-Retries follow ``retry.Policy``. A failure raises ``ProviderError``: one line
+Retries follow ``retry.Policy``; a client's ``meter`` and ``limiter``
+(evalkit/budget.py) count the run's calls and hold each attempt to its rate
+limits and calls in flight. A failure raises ``ProviderError``: one line
 with provider, status, the provider's error type and message, the URL tried
 and, where recognisable, the fix; never a secret. ``FatalProviderError`` (a
 subclass, ``fatal`` True) is one every call of the run would meet: the key or

@@ -547,7 +547,8 @@ def measure_rate_limits(tmp):
         for mode, flags in (("--rpm at the limit", ["--rpm", str(RATE)]), ("adaptive, no --rpm", [])):
             out = os.path.join(folder, f"{label[:-3]}-{'rpm' if flags else 'adaptive'}.jsonl")
             provider = RateLimited(folder, content)
-            env = {"OPENAI_BASE_URL": f"http://127.0.0.1:{provider.port}/v1", "OPENAI_RPM": ""}
+            env = {"OPENAI_BASE_URL": f"http://127.0.0.1:{provider.port}/v1", "OPENAI_RPM": "",
+                   "OPENAI_TPM": ""}  # the rates of the machine's environment are not this run's
             if label == "run.py":
                 argv = [PY, os.path.join(TOOLS, "run.py"), sfile, out, "--provider", "openai",
                         "--model", "gen"]

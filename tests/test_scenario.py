@@ -129,6 +129,33 @@ class Pages(unittest.TestCase):
                 self.assertIn(escape(text), index)
                 self.assertIn(text, read(os.path.join(self.out, "results.md")))
 
+    def test_the_evaluators_tokens_per_answer(self):
+        """Summed over every call of an atoms line, shown per answer and per
+        evaluator; a call whose provider reported nothing is counted apart."""
+        lines = read_lines(self.atoms[0])
+        calls = lines[0]["calls"]
+        expected = sum(c["usage"]["input_tokens"] for c in calls)
+        self.assertGreater(expected, 0)
+        lines[1]["calls"] = [dict(c, usage={"reported": False, "input_tokens": None})
+                             for c in lines[1]["calls"]]
+        edited = os.path.join(self.tmp, "atoms-edited.jsonl")
+        with open(edited, "w", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(line) + "\n" for line in lines)
+        out = os.path.join(self.tmp, "r.json")
+        pages = os.path.join(self.tmp, "pages")
+        md = os.path.join(self.tmp, "results.md")
+        code, _, err = call_main(score, [CASES] + self.raws + [edited, "--example", "--json", out,
+                                                               "--out", md, "--html-dir", pages])
+        self.assertEqual(code, 0, err)
+        with open(out, encoding="utf-8") as fh:
+            cells = {(c["scenario"], c["variant"]): c for c in json.load(fh)["cells"]}
+        first = cells[lines[0]["id"], lines[0]["variant"]]["evaluator_tokens"]
+        self.assertEqual((first["input"], first["unreported"]), (expected, 0))
+        second = cells[lines[1]["id"], lines[1]["variant"]]["evaluator_tokens"]
+        self.assertEqual((second["input"], second["unreported"]), (0, len(lines[1]["calls"])))
+        self.assertIn("The evaluator's tokens per answer: ", read(md))
+        self.assertIn("call(s) with no usage reported", read(os.path.join(pages, "index.html")))
+
     def test_the_dashboard_lists_the_atomization_errors_results_md_lists(self):
         lines = read_lines(self.atoms[0])
         lines[0]["atoms"], lines[0]["error"] = None, "evaluator reply was not JSON <twice>"

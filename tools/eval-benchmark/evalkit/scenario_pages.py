@@ -89,6 +89,7 @@ def render_markdown(result):
     for evaluator in result["cross_evaluation"]["evaluators"]:
         cells = first_cells(result, evaluator)
         lines += [f"## Verified by: {evaluator}", "",
+                  f"The evaluator's tokens per answer: {per_answer(result, evaluator)}.", "",
                   "| Scenario | " + " | ".join(gens) + " |", "|---|" + "---|" * len(gens)]
         for s in result["scenarios"]:
             row = []
@@ -178,6 +179,24 @@ def page(title, body):
             + "\n".join(body) + "\n</body>\n</html>\n")
 
 
+def tokens_text(tokens):
+    text = f"{tokens['input']} tokens in, {tokens['output']} out"
+    if tokens["unreported"]:
+        text += f", {tokens['unreported']} call(s) with no usage reported"
+    return text
+
+
+def per_answer(result, evaluator):
+    """The evaluator's mean tokens per answer it atomized (every repeat)."""
+    cells = [c for c in result["cells"] if c["evaluator"] == evaluator]
+    total = {k: sum(c["evaluator_tokens"][k] for c in cells)
+             for k in ("input", "output", "unreported")}
+    return (f"{round(total['input'] / len(cells))} in, {round(total['output'] / len(cells))} "
+            f"out, over {len(cells)} answer(s)"
+            + (f"; {total['unreported']} call(s) with no usage reported"
+               if total["unreported"] else ""))
+
+
 def render_dashboard(result):
     gens = result["cross_evaluation"]["generators"]
     body = ["<h1>Scenario results</h1>", f'<p class="note">{e(status_line(result))}</p>',
@@ -186,6 +205,7 @@ def render_dashboard(result):
     for evaluator in result["cross_evaluation"]["evaluators"]:
         cells = first_cells(result, evaluator)
         body.append(f"<h2>Verified by: {e(evaluator)}</h2>")
+        body.append(f"<p>The evaluator's tokens per answer: {e(per_answer(result, evaluator))}</p>")
         body.append("<table><tr><th>Scenario</th>" + "".join(f"<th>{e(g)}</th>" for g in gens) + "</tr>")
         for s in result["scenarios"]:
             row = [f'<td><span dir="auto">{e(s["id"])}</span></td>']
@@ -249,7 +269,7 @@ def render_detail(result, cell):
     body = [f"<h1>{e(cell['scenario'])}: {e(cell['variant'])}</h1>",
             f'<p class="note">{e(status_line(result))}</p>',
             f"<p>Verified by: {e(cell['evaluator'])} (prompt {e(cell['evaluator_prompt']['name'])}, "
-            f"repeat {cell['repeat']})</p>",
+            f"repeat {cell['repeat']}; {e(tokens_text(cell['evaluator_tokens']))})</p>",
             f'<p>Question: <span dir="auto">{e(scenario["question"])}</span></p>',
             "<h2>The response, verbatim</h2>",
             f'<blockquote dir="auto">{e(cell["response"])}</blockquote>']

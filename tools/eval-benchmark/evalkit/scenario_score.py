@@ -89,8 +89,26 @@ def read_atoms(paths, answers, scenarios):
             if key in out:
                 raise BadInput(f"{where}: a second atoms line for {key}")
             out[key] = {"atoms": atoms, "error": line.get("error"), "evaluator": ev,
-                        "run": line.get("run") or {}, "where": where}
+                        "run": line.get("run") or {}, "where": where,
+                        "tokens": evaluator_tokens(line.get("calls"))}
     return out
+
+
+def evaluator_tokens(calls):
+    """What the evaluator spent on one answer, over every call of its atoms
+    line (a repair included): ``{"input", "output", "unreported"}``, the last
+    counting the calls whose provider reported no usage (their tokens are
+    not in the sums)."""
+    tokens = {"input": 0, "output": 0, "unreported": 0}
+    for call in calls if isinstance(calls, list) else []:
+        usage = call.get("usage") if isinstance(call, dict) else None
+        if not isinstance(usage, dict) or usage.get("reported") is False or \
+                not isinstance(usage.get("input_tokens"), int):
+            tokens["unreported"] += 1
+            continue
+        tokens["input"] += usage["input_tokens"]
+        tokens["output"] += usage.get("output_tokens") or 0
+    return tokens
 
 
 def mean(values):
@@ -188,7 +206,8 @@ def score_cell(key, entry, scenarios, answers, sources, jargon):
             "generator_kind": answer["target"].get("kind"),
             "evaluator_prompt": {"name": entry["evaluator"].get("prompt"),
                                  "sha256": entry["evaluator"].get("prompt_sha256")},
-            "response": answer["text"], "atoms": entry["atoms"], "error": entry["error"]}
+            "response": answer["text"], "atoms": entry["atoms"], "error": entry["error"],
+            "evaluator_tokens": entry["tokens"]}
     if entry["error"] is None:
         cell["scores"] = score_answer(entry["atoms"], scenario["must_cover"],
                                       answer["text"] or "", sources, jargon)

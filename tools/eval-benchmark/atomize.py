@@ -180,6 +180,23 @@ def progress_text(record):
     return f"{record['id']} {record['variant']} {state}"
 
 
+def plan_jobs(work, cases, args, provider, model):
+    """``{evaluation key: (raw line, answer text, repeat)}``, each answer
+    checked first: not of the evaluator's family, a scenario of the case
+    file, once in RAW."""
+    jobs = {}
+    for where, line, text in work:
+        variant = variant_of(line["target"])
+        check_families(where, line["target"], provider, model)
+        if cases and line["id"] not in cases.by_id:
+            raise BadInput(f"{where}: {line['id']} is not a scenario of {args.cases}")
+        if evaluation_key(line["id"], variant, 0) in jobs:
+            raise BadInput(f"{where}: {line['id']} of {variant} is already on an earlier line")
+        for k in range(args.repeat):
+            jobs[evaluation_key(line["id"], variant, k)] = (line, text, k)
+    return jobs
+
+
 def atomize_all(args):
     # A provider that cannot be configured is the user's to fix, like a bad
     # file; the ProviderError of a failed call is recorded in the atoms line.
@@ -194,16 +211,7 @@ def atomize_all(args):
     prompt = prompts.load(args.prompt)
     cases = load_scenarios(args.cases) if args.cases else None
     work, missing = answers_to_atomize(args.raw, args.limit)
-    jobs = {}  # evaluation key -> (raw line, answer text, repeat)
-    for where, line, text in work:
-        variant = variant_of(line["target"])
-        check_families(where, line["target"], provider, model)
-        if cases and line["id"] not in cases.by_id:
-            raise BadInput(f"{where}: {line['id']} is not a scenario of {args.cases}")
-        if evaluation_key(line["id"], variant, 0) in jobs:
-            raise BadInput(f"{where}: {line['id']} of {variant} is already on an earlier line")
-        for k in range(args.repeat):
-            jobs[evaluation_key(line["id"], variant, k)] = (line, text, k)
+    jobs = plan_jobs(work, cases, args, provider, model)
     evaluator = evaluator_block(provider, model, prompt)
 
     topics = sorted(cases.topics) if cases else None

@@ -364,6 +364,15 @@ def ask_all(args):
         return account.stopped(exc)
     failed = [q["id"] for q in todo if q["id"] not in lines or not delivered(lines[q["id"]])]
     code = resume.exit_code(PROG, failed, len(todo), "case(s) got no answer")
+    say_what_to_do(lines, failed)
+    if account is not None:
+        account.report()
+    return code
+
+
+def say_what_to_do(lines, failed):
+    """After the run: the answers cut off at the token limit, and which of the
+    failed questions --retry-failed would ask again."""
     cut = [key for key, line in lines.items() if (line.get("response") or {}).get("cut_off")]
     if cut:
         say(f"{len(cut)} answer(s) cut off at the token limit (--max-tokens): {', '.join(cut)}")
@@ -372,9 +381,6 @@ def ask_all(args):
     if retry:
         say(f"{len(retry)} of them because the request failed: when the endpoint answers, "
             "ask them again, once, with --retry-failed (make retry QUARTER=...)")
-    if account is not None:
-        account.report()
-    return code
 
 
 def request_failed(line):

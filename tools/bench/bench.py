@@ -60,6 +60,7 @@ import sys
 import tempfile
 import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools", "eval-benchmark")
@@ -95,21 +96,7 @@ def make_inputs(folder, answers, rng):
     """A question file and raw files holding ``answers`` answers."""
     sets = {"en": "http://bench.example/en/", "he": "http://bench.example/he/",
             "ru": "http://bench.example/ru/"}
-    questions = []
-    for n in range(answers):
-        lang = ("en", "he", "ru")[n % 3]
-        qid = f"bench-{lang}-{n:06d}"
-        if n % 4 == 3:
-            questions.append({"id": qid, "lang": lang, "kind": "not_on_site",
-                              "question": " ".join(rng.choice(WORDS[lang]) for _ in range(8)) + "?",
-                              "page_url": sets[lang], "must_not_include": [f"{n} ₪ per"]})
-        else:
-            fact = str(100 + n % 900)
-            questions.append({"id": qid, "lang": lang, "kind": "answerable",
-                              "question": " ".join(rng.choice(WORDS[lang]) for _ in range(7)) + "?",
-                              "page_url": sets[lang], "source_url": sets[lang] + "prices/",
-                              "also_source_urls": [], "evidence": f"It costs {fact}.",
-                              "facts": [[fact, "$" + fact]]})
+    questions = [synthetic_question(n, rng, sets) for n in range(answers)]
     qfile = os.path.join(folder, "questions-bench.json")
     with open(qfile, "w", encoding="utf-8") as fh:
         json.dump({"suite": "site-qa", "set": "bench", "format": 1,
@@ -130,35 +117,56 @@ def make_inputs(folder, answers, rng):
         path = os.path.join(folder, f"raw-bench-{start // per_file}.jsonl")
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
             for q in questions[start:start + per_file]:
-                lang = q["lang"]
-                words = [rng.choice(WORDS[lang]) for _ in range(rng.randint(30, 120))]
-                roll = rng.random()
-                if q["kind"] == "answerable" and roll < 0.6:
-                    words.insert(rng.randrange(len(words)), q["facts"][0][rng.randrange(2)])
-                answer = " ".join(words) + "."
-                status = 500 if roll > 0.97 else 200
-                body = json.dumps({"answer": answer, "grounded": roll > 0.2,
-                                   "sources": [{"url": q["page_url"] + "prices/", "title": "Prices"}]},
-                                  ensure_ascii=False)
-                line = {"format": 1, "id": q["id"], "suite": "site-qa", "set": "bench", "lang": lang,
-                        "kind": q["kind"], "question": q["question"], "page_url": q["page_url"],
-                        "target": target, "run": run,
-                        "request": {"method": "POST", "url": target["url"],
-                                    "headers": {"Content-Type": "application/json"},
-                                    "body": {"question": q["question"], "page_url": q["page_url"],
-                                             "key": f"pk_{lang}"}},
-                        "attempts": [{"started_at": "2026-11-29T10:00:00.000Z", "status": status,
-                                      "error": None if status == 200 else "HTTP 500",
-                                      "latency_ms": rng.randint(300, 3000)}],
-                        "response": {"status": status, "headers": {"content-type": "application/json",
-                                                                   "x-assistant-version": "bench 1"},
-                                     "body": body, "body_base64": None, "bytes": len(body.encode()),
-                                     "truncated": False},
-                        "derived": {"answer": answer, "sources": [q["page_url"] + "prices/"],
-                                    "grounded": roll > 0.2, "problem": None}}
-                fh.write(dumps_line(line) + "\n")
+                fh.write(dumps_line(synthetic_line(q, rng, target, run)) + "\n")
         raws.append(path)
     return qfile, raws
+
+
+def synthetic_question(n, rng, sets):
+    """Question ``n``: every fourth not on the site, the others answerable."""
+    lang = ("en", "he", "ru")[n % 3]
+    qid = f"bench-{lang}-{n:06d}"
+    if n % 4 == 3:
+        return {"id": qid, "lang": lang, "kind": "not_on_site",
+                "question": " ".join(rng.choice(WORDS[lang]) for _ in range(8)) + "?",
+                "page_url": sets[lang], "must_not_include": [f"{n} ₪ per"]}
+    fact = str(100 + n % 900)
+    return {"id": qid, "lang": lang, "kind": "answerable",
+            "question": " ".join(rng.choice(WORDS[lang]) for _ in range(7)) + "?",
+            "page_url": sets[lang], "source_url": sets[lang] + "prices/",
+            "also_source_urls": [], "evidence": f"It costs {fact}.",
+            "facts": [[fact, "$" + fact]]}
+
+
+def synthetic_line(q, rng, target, run):
+    """A raw line answering ``q``: 30 to 120 words, the fact in 60% of the
+    answerable ones, a failed request in 3%."""
+    lang = q["lang"]
+    words = [rng.choice(WORDS[lang]) for _ in range(rng.randint(30, 120))]
+    roll = rng.random()
+    if q["kind"] == "answerable" and roll < 0.6:
+        words.insert(rng.randrange(len(words)), q["facts"][0][rng.randrange(2)])
+    answer = " ".join(words) + "."
+    status = 500 if roll > 0.97 else 200
+    body = json.dumps({"answer": answer, "grounded": roll > 0.2,
+                       "sources": [{"url": q["page_url"] + "prices/", "title": "Prices"}]},
+                      ensure_ascii=False)
+    return {"format": 1, "id": q["id"], "suite": "site-qa", "set": "bench", "lang": lang,
+            "kind": q["kind"], "question": q["question"], "page_url": q["page_url"],
+            "target": target, "run": run,
+            "request": {"method": "POST", "url": target["url"],
+                        "headers": {"Content-Type": "application/json"},
+                        "body": {"question": q["question"], "page_url": q["page_url"],
+                                 "key": f"pk_{lang}"}},
+            "attempts": [{"started_at": "2026-11-29T10:00:00.000Z", "status": status,
+                          "error": None if status == 200 else "HTTP 500",
+                          "latency_ms": rng.randint(300, 3000)}],
+            "response": {"status": status, "headers": {"content-type": "application/json",
+                                                       "x-assistant-version": "bench 1"},
+                         "body": body, "body_base64": None, "bytes": len(body.encode()),
+                         "truncated": False},
+            "derived": {"answer": answer, "sources": [q["page_url"] + "prices/"],
+                        "grounded": roll > 0.2, "problem": None}}
 
 
 # ---- processes and timing ----------------------------------------------------------------
@@ -315,18 +323,9 @@ class RateLimited:
         self.proc.stdout.close()
 
 
-def serve_rate_limited(content_file, rpm=RATE, burst=RATE_BURST, seed=SEED):
-    """An OpenAI-compatible chat completions endpoint on 127.0.0.1 that
-    answers ``content`` after a seeded latency, and 429 past a token bucket
-    of ``rpm`` a minute holding ``burst`` (``retry-after``: whole seconds
-    until the next token, at least 1, as the APIs round it). Serves until
-    stdin closes; prints the port first."""
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-    with open(content_file, encoding="utf-8") as fh:
-        content = fh.read()
-    rng = random.Random(seed)
-    lock = threading.Lock()
-    bucket = {"level": float(burst), "at": time.monotonic()}
+def bench_replies(content):
+    """The bodies the rate-limited stand-in sends: a chat completion of
+    ``content`` with usage in the API's fields, and the API's 429 error."""
     body = json.dumps({"id": "chatcmpl-bench", "object": "chat.completion", "model": "bench",
                        "choices": [{"index": 0, "finish_reason": "stop",
                                     "message": {"role": "assistant", "content": content}}],
@@ -334,6 +333,21 @@ def serve_rate_limited(content_file, rpm=RATE, burst=RATE_BURST, seed=SEED):
                                  "prompt_tokens_details": {"cached_tokens": 0}}}).encode()
     limited = json.dumps({"error": {"message": "Rate limit reached for requests",
                                     "type": "requests", "code": "rate_limit_exceeded"}}).encode()
+    return body, limited
+
+
+def serve_rate_limited(content_file, rpm=RATE, burst=RATE_BURST, seed=SEED):
+    """An OpenAI-compatible chat completions endpoint on 127.0.0.1 that
+    answers ``content`` after a seeded latency, and 429 past a token bucket
+    of ``rpm`` a minute holding ``burst`` (``retry-after``: whole seconds
+    until the next token, at least 1, as the APIs round it). Serves until
+    stdin closes; prints the port first."""
+    with open(content_file, encoding="utf-8") as fh:
+        content = fh.read()
+    rng = random.Random(seed)
+    lock = threading.Lock()
+    bucket = {"level": float(burst), "at": time.monotonic()}
+    body, limited = bench_replies(content)
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args):

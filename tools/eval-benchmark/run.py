@@ -62,6 +62,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import VERSION, BadInput, budget, cli, http, prompts, providers, resume, schemas  # noqa: E402
 from evalkit.cases import load_site_qa  # noqa: E402
+from evalkit.corpus import Corpus  # noqa: E402
 from evalkit.jsonl import read_json  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
 from evalkit.providers.manual import load_collection  # noqa: E402
@@ -70,6 +71,10 @@ from evalkit.scenarios import load_scenarios, user_text  # noqa: E402
 from evalkit.target import DEFAULT_PROFILE, build_request, load_profile  # noqa: E402
 
 PROG = "run.py"
+# Passages of the code given to a generator with --context corpus: a
+# scenario names about six topics (93 over 16), so about one passage a topic
+# and a little room, as a site assistant's retrieval gives.
+CONTEXT_PASSAGES = 8
 # The endpoint check's question: any answer in the profile's shape will do.
 PROBE = "Hello"
 # Five failures alike before any answer: the endpoint is at fault, not the
@@ -110,6 +115,12 @@ def parse_args(argv):
     parser.add_argument("--max-tokens", type=int, default=2048, help="model cases (default 2048)")
     parser.add_argument("--temperature", type=float,
                         help="model cases: sent only when given (some models reject any)")
+    parser.add_argument("--context", choices=("none", "corpus"), default="none",
+                        help="model cases: none (the model's own knowledge, default) or corpus "
+                             "(the passages of the city's code found for each question, in the "
+                             "prompt: a retrieval-augmented assistant)")
+    parser.add_argument("--corpus", help="--context corpus: the corpus file (default: the one "
+                                         "in code/ beside the scenario file)")
     parser.add_argument("--from", dest="from_file",
                         help="--provider manual: answers collected by hand (JSON Lines, or a "
                              "folder with collection.json and ID.txt files)")
@@ -279,11 +290,17 @@ def model_mode(args, cases):
     prompt = prompts.load(args.prompt)
     target = {"kind": "model", "provider": provider, "model": model,
               "url": getattr(client, "base", None)}
+    grounding = context_of(args, cases)
+    if grounding is not None:
+        target["context"] = "corpus"   # a retrieval-augmented assistant: another variant
 
     def work(case):
         user = user_text(case)  # the question, then the city and the address when named
+        context = None
+        if grounding is not None:
+            user, context = grounding(user)
         request = {"prompt": prompt.record(), "user": user, "max_tokens": args.max_tokens,
-                   "temperature": args.temperature}
+                   "temperature": args.temperature, "context": context}
         try:
             reply = client.call(providers.Request(
                 system=prompt.text, user=user, model=model, max_tokens=args.max_tokens,
@@ -302,6 +319,35 @@ def model_mode(args, cases):
                 "derived": {"answer": reply.text or None, "problem": problem},
                 "usage": reply.usage}
     return target, work, account
+
+
+def context_of(args, cases):
+    """With --context corpus: ``ground(user) -> (user with the passages,
+    what the raw line records of them)``, the passages the corpus search finds
+    for the question, city and address (evalkit/corpus.py); else None."""
+    if args.context == "none":
+        return None
+    path = args.corpus or default_corpus(cases.path)
+    corpus = Corpus(path)
+    record = {"kind": "corpus", "corpus": os.path.basename(path), "corpus_sha256": corpus.sha256}
+
+    def ground(user):
+        hits = corpus.search(user, CONTEXT_PASSAGES)
+        text = "\n".join(f"[{hit['section']}] {hit['passage']}" for hit in hits)
+        return (f"{user}\n\nPassages of {corpus.jurisdiction}'s code found for this "
+                f"question:\n{text or '(none)'}",
+                dict(record, sections=[hit["section"] for hit in hits]))
+    return ground
+
+
+def default_corpus(cases_path):
+    """The one corpus file in ``code/`` beside the scenario file."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(cases_path)), "code")
+    found = sorted(f for f in os.listdir(folder) if f.endswith(".json")) \
+        if os.path.isdir(folder) else []
+    if len(found) != 1:
+        raise BadInput(f"{folder}: --context corpus needs one corpus file there, or --corpus FILE")
+    return os.path.join(folder, found[0])
 
 
 def progress_text(line):

@@ -36,8 +36,11 @@ FIELDS = ("text", "correctness", "verified_truth", "citation", "topic", "specifi
 
 
 def variant_of(target):
-    """The name of the generator that wrote an answer: ``provider:model``."""
-    return f"{target.get('provider')}:{target.get('model')}"
+    """The name of the generator that wrote an answer: ``provider:model``, and
+    ``+corpus`` when it was given passages of the city's code (run.py
+    --context corpus): a retrieval-augmented assistant is another system."""
+    name = f"{target.get('provider')}:{target.get('model')}"
+    return name + "+corpus" if target.get("context") == "corpus" else name
 
 
 def reply_schema(topics=None):

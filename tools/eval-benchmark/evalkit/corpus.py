@@ -24,7 +24,7 @@ import math
 import re
 
 from . import BadInput
-from .jsonl import read_json
+from .jsonl import read_json_sha
 
 K1 = 1.2
 B = 0.75
@@ -49,7 +49,7 @@ def _key(text):
 
 class Corpus:
     def __init__(self, path):
-        doc = read_json(path)
+        doc, self.sha256 = read_json_sha(path)
         if not isinstance(doc, dict) or doc.get("format") != 1:
             raise BadInput(f"{path}: a corpus is an object with format 1")
         sections = doc.get("sections")

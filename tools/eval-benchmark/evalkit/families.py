@@ -106,9 +106,10 @@ def family(model):
 
 def split_variant(variant):
     """``(provider, model)`` of a ``provider:model`` name (evalkit.atoms.variant_of);
-    the model keeps its own colons (``openai:llama3.1:8b``)."""
+    the model keeps its own colons (``openai:llama3.1:8b``) and loses the
+    ``+corpus`` of a generator given the code's passages."""
     provider, _colon, model = str(variant).partition(":")
-    return provider, model
+    return provider, model.removesuffix("+corpus")  # the model, whatever it was given
 
 
 def same_family(model_a, model_b):

@@ -73,6 +73,17 @@ def first_cells(result, evaluator):
             if c["evaluator"] == evaluator and c["repeat"] == 0}
 
 
+CONTEXT_NOTE = ("A generator named with +corpus was given, for each question, the passages of "
+                "the city's code its search found (run.py --context corpus): a "
+                "retrieval-augmented assistant. The others answered from their own knowledge.")
+
+
+def context_note(result):
+    """The note on grounded generators, or None when none was."""
+    gens = result["cross_evaluation"]["generators"]
+    return CONTEXT_NOTE if any(g.endswith("+corpus") for g in gens) else None
+
+
 def status_line(result):
     p = result["provenance"]
     if p["run"]["status"] == "recorded_live_run":
@@ -83,9 +94,11 @@ def status_line(result):
 
 def render_markdown(result):
     gens = result["cross_evaluation"]["generators"]
-    lines = ["# Scenario results", "", status_line(result), "",
-             "Four scores per cell, 0-3, never combined: A = Accurate, C = Complete, "
-             "Ci = Cited, U = Useful; n/a where there was nothing to score.", ""]
+    lines = ["# Scenario results", "", status_line(result), ""]
+    if context_note(result):
+        lines += [context_note(result), ""]
+    lines += ["Four scores per cell, 0-3, never combined: A = Accurate, C = Complete, "
+              "Ci = Cited, U = Useful; n/a where there was nothing to score.", ""]
     for evaluator in result["cross_evaluation"]["evaluators"]:
         cells = first_cells(result, evaluator)
         lines += [f"## Verified by: {evaluator}", "",
@@ -199,9 +212,12 @@ def per_answer(result, evaluator):
 
 def render_dashboard(result):
     gens = result["cross_evaluation"]["generators"]
-    body = ["<h1>Scenario results</h1>", f'<p class="note">{e(status_line(result))}</p>',
-            "<p>Four scores per cell, 0-3, never combined into one number: "
-            + " ".join(badge(d, None).replace("n/a", e(TITLES[d])) for d in DIMENSIONS) + "</p>"]
+    body = ["<h1>Scenario results</h1>", f'<p class="note">{e(status_line(result))}</p>']
+    if context_note(result):
+        body.append(f"<p>{e(context_note(result))}</p>")
+    body.append("<p>Four scores per cell, 0-3, never combined into one number: "
+                + " ".join(badge(d, None).replace("n/a", e(TITLES[d])) for d in DIMENSIONS)
+                + "</p>")
     for evaluator in result["cross_evaluation"]["evaluators"]:
         cells = first_cells(result, evaluator)
         body.append(f"<h2>Verified by: {e(evaluator)}</h2>")

@@ -76,10 +76,14 @@ RAW_LINE_MODEL = """\
 RAW LINE, model generator (suite scenario, target.kind "model"; format 1)
   format            1
   id, suite, question   copied from the scenario (suite "scenario")
-  target            kind ("model"), provider, model (as asked for), url (the API's base)
+  target            kind ("model"), provider, model (as asked for), url (the API's base);
+                    context "corpus" when run.py --context corpus gave it the code
   request           prompt (name and sha256 of the versioned system prompt),
                     user (the question, then "The city: ..." and "The address: ..."
-                    when the scenario names them), max_tokens, temperature (null: not sent); no method,
+                    when the scenario names them, then with --context corpus the
+                    passages found), max_tokens, temperature (null: not sent),
+                    context (null, or kind "corpus", corpus and corpus_sha256 of
+                    the file, sections: the ids of the passages given); no method,
                     url or headers: the provider builds them, and keys are never recorded
   attempts          one per try: started_at (UTC), status (or null), error (or
                     null), latency_ms, waited_ms (the time it was held back

@@ -241,13 +241,23 @@ def _statements(text, spans):
 def accurate(facts, gaps):
     """Spec: "of the specific factual claims this response made, how many were
     actually correct?" Importance-weighted credit of the atoms that are not
-    admitted gaps (admitted gaps are skipped: they cost completeness)."""
-    weight = sum(a["importance"] for a in facts)
-    credit = sum((a["importance"] * CREDIT[a["correctness"]] for a in facts), Fraction(0))
+    admitted gaps (admitted gaps are skipped: they cost completeness).
+
+    When the evaluator looked the code up, an atom whose verified truth names
+    no section of the code was not verified ("the resident can't trust
+    unverified claims"): it is neither correct nor wrong, so it is skipped
+    too and counted apart (``skipped_unverified``)."""
+    unverified = [a for a in facts if a.get("verified") is False]
+    checked = [a for a in facts if a.get("verified") is not False]
+    weight = sum(a["importance"] for a in checked)
+    credit = sum((a["importance"] * CREDIT[a["correctness"]] for a in checked), Fraction(0))
     raw = credit / weight if weight else None
-    return {"score": to_score(raw), "raw": show(raw), "atoms": len(facts),
-            "weighted_credit": show(credit), "weight": weight,
-            "skipped_admitted_gaps": len(gaps)}
+    out = {"score": to_score(raw), "raw": show(raw), "atoms": len(checked),
+           "weighted_credit": show(credit), "weight": weight,
+           "skipped_admitted_gaps": len(gaps)}
+    if any("verified" in a for a in facts):
+        out["skipped_unverified"] = len(unverified)
+    return out
 
 
 def complete(facts, gaps, must_cover):

@@ -6,6 +6,7 @@ the jargon found, "verified by: <evaluator>"). Every string from an answer or
 an atom is escaped; no JavaScript.
 """
 
+import json
 import os
 import re
 from html import escape
@@ -280,6 +281,34 @@ def verdict(token):
     return f"explained by \u201c{token['explained_by']}\u201d" if token.get("explained_by") else "explained"
 
 
+def lookup_lines(cell):
+    """What the evaluator consulted, call by call, and what each atom rests on."""
+    lookups = cell.get("lookups")
+    if lookups is None:
+        return []
+    out = [f"<h2>What the evaluator looked up ({e(lookups.get('mode'))}, "
+           f"{e(lookups.get('corpus'))})</h2><ol>"]
+    for call in lookups.get("calls") or []:
+        output = call.get("output")
+        if call.get("error"):
+            found = call["error"]
+        elif isinstance(output, list):
+            found = ", ".join(hit["section"] for hit in output) or "nothing"
+        else:
+            found = output.get("id") or "the parcel" if isinstance(output, dict) else "nothing"
+        out.append(f"<li>{e(call.get('tool'))} {e(json.dumps(call.get('input'), ensure_ascii=False))}"
+                   f": {e(found)}</li>")
+    if lookups.get("sections"):
+        out.append(f"<li>passages given in the prompt: {e(', '.join(lookups['sections']))}</li>")
+    out.append("</ol><ul>")
+    for atom in cell["atoms"]:
+        rests = ", ".join(atom.get("rests_on") or []) or "no section: unverified"
+        unknown = atom.get("unknown_sections")
+        out.append(f'<li><span dir="auto">{e(atom["text"])}</span>: {e(rests)}'
+                   + (f" (not in the code: {e(', '.join(unknown))})" if unknown else "") + "</li>")
+    return out + ["</ul>"]
+
+
 def render_detail(result, cell):
     scenario = next(s for s in result["scenarios"] if s["id"] == cell["scenario"])
     body = [f"<h1>{e(cell['scenario'])}: {e(cell['variant'])}</h1>",
@@ -305,7 +334,10 @@ def render_detail(result, cell):
     acc = s["accurate"]
     body.append(f"<li>{badge('accurate', acc['score'])} importance-weighted credit "
                 f"{e(acc['weighted_credit'])} / weight {e(acc['weight'])} = {e(fmt(acc['raw']))}; "
-                f"floor(raw × 3 + 0.5); {e(acc['skipped_admitted_gaps'])} admitted gap(s) skipped</li>")
+                f"floor(raw × 3 + 0.5); {e(acc['skipped_admitted_gaps'])} admitted gap(s) skipped"
+                + (f"; {e(acc['skipped_unverified'])} unverified atom(s) skipped (their verified "
+                   "truth names no section of the code)" if "skipped_unverified" in acc else "")
+                + "</li>")
     com = s["complete"]
     body.append(f"<li>{badge('complete', com['score'])} covered {e(', '.join(com['covered']) or 'none')} "
                 f"of {e(', '.join(com['must_cover']))} = {e(fmt(com['raw']))}"
@@ -319,6 +351,7 @@ def render_detail(result, cell):
     body.append(f"<li>{badge('useful', use['score'])} mean actionability {e(fmt(use['mean_actionability']))} "
                 f"minus jargon penalty {e(fmt(use['jargon_penalty']))} ({e(use['unexplained_jargon'])} "
                 f"unexplained token(s) in {e(use['words'])} words) = {e(fmt(use['raw']))}</li></ul>")
+    body += lookup_lines(cell)
     body.append("<h2>Jargon found</h2>")
     if use["jargon"]:
         body.append("<ul>" + "".join(f"<li>{e(t['token'])} ({e(t['kind'])}): {e(verdict(t))}</li>"

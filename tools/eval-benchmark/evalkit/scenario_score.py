@@ -23,6 +23,7 @@ from fractions import Fraction
 from . import BadInput, VERSION
 from .atomscore import DIMENSIONS, JargonTable, SourceTable, score_answer
 from .atoms import validate, variant_of
+from .corpus import Corpus
 from .families import same_family, split_variant
 from .jsonl import iter_jsonl
 from .quarter import sha256_file
@@ -57,6 +58,7 @@ def read_raw(paths, scenarios):
 
 def read_atoms(paths, answers, scenarios):
     out = {}
+    corpora = Corpora()
     for path in paths:
         for number, line in iter_jsonl(path):
             where = f"{path}:{number}"
@@ -85,13 +87,57 @@ def read_atoms(paths, answers, scenarios):
                 if problems:
                     raise BadInput(f"{where}: {problems[0]}")
                 atoms = checked
+            lookups = line.get("lookups")
+            if lookups is not None and atoms is not None:
+                corpus = corpora.get(os.path.dirname(scenarios.path), lookups, where)
+                atoms = [dict(atom, **grounding(atom, corpus)) for atom in atoms]
             key = (line["id"], line["variant"], evaluator, line["repeat"])
             if key in out:
                 raise BadInput(f"{where}: a second atoms line for {key}")
             out[key] = {"atoms": atoms, "error": line.get("error"), "evaluator": ev,
+                        "lookups": lookups,
                         "run": line.get("run") or {}, "where": where,
                         "tokens": evaluator_tokens(line.get("calls"))}
     return out
+
+
+# The section ids a verified truth names, in brackets: "... [RCC 33.205.040]".
+_RESTS_ON = re.compile(r"\[([^\[\]]+)\]")
+
+
+def grounding(atom, corpus):
+    """What an atom's verified truth rests on, for an evaluator that looked
+    the code up (atomize.py with a corpus): ``rests_on``, the section ids it
+    names that the code has, ``unknown_sections``, those it does not, and
+    ``verified``, whether it names any the code has."""
+    named = [part.strip() for found in _RESTS_ON.findall(atom["verified_truth"])
+             for part in re.split(r"[;,]", found) if part.strip()]
+    known = [sid for sid in named if corpus.read(sid) is not None]
+    return {"rests_on": known, "unknown_sections": [sid for sid in named if sid not in known],
+            "verified": bool(known)}
+
+
+class Corpora:
+    """The corpus files atoms lines name, beside the scenario file (``code/``),
+    each read once and checked against the sha256 the line recorded."""
+
+    def __init__(self):
+        self.loaded = {}
+
+    def get(self, folder, lookups, where):
+        name = lookups.get("corpus") if isinstance(lookups, dict) else None
+        if not isinstance(name, str) or os.path.basename(name) != name:
+            raise BadInput(f"{where}: lookups.corpus must name the corpus file")
+        path = os.path.join(folder, "code", name)
+        if path not in self.loaded:
+            if not os.path.exists(path):
+                raise BadInput(f"{where}: the corpus {name} is not in {os.path.join(folder, 'code')}")
+            self.loaded[path] = Corpus(path)
+        corpus = self.loaded[path]
+        if lookups.get("corpus_sha256") != corpus.sha256:
+            raise BadInput(f"{where}: the evaluator looked up another version of {name} "
+                           "(corpus_sha256 differs)")
+        return corpus
 
 
 def evaluator_tokens(calls):
@@ -208,6 +254,8 @@ def score_cell(key, entry, scenarios, answers, sources, jargon):
                                  "sha256": entry["evaluator"].get("prompt_sha256")},
             "response": answer["text"], "atoms": entry["atoms"], "error": entry["error"],
             "evaluator_tokens": entry["tokens"]}
+    if entry["lookups"] is not None:
+        cell["lookups"] = entry["lookups"]
     if entry["error"] is None:
         cell["scores"] = score_answer(entry["atoms"], scenario["must_cover"],
                                       answer["text"] or "", sources, jargon)

@@ -23,6 +23,12 @@ and, where recognisable, the fix; never a secret. ``FatalProviderError`` (a
 subclass, ``fatal`` True) is one every call of the run would meet: the key or
 credentials refused (401, 403), a model the provider says does not exist, a
 wrong URL or JSON mode. It is never retried; a caller should stop the run.
+
+``client.call_with_tools(request, tools, run_tool, max_rounds=MAX_ROUNDS)``
+answers a request after the model's lookups (openai, anthropic, bedrock):
+a ``ToolReply`` (a Reply with ``exchange`` and ``rounds``), or
+``ToolsUnsupported`` (a ProviderError, not fatal) when the model or server
+takes no tools, for the caller to fall back on; see toolloop.py.
 """
 
 from .anthropic import Anthropic
@@ -30,6 +36,7 @@ from .base import FatalProviderError, ProviderError, Reply, Request  # noqa: F40
 from .bedrock import Bedrock
 from .openai import OpenAI
 from .retry import Policy  # noqa: F401
+from .toolloop import MAX_ROUNDS, ToolReply, ToolsUnsupported  # noqa: F401
 
 NAMES = ("openai", "anthropic", "bedrock", "manual")
 PROVIDER_VARS = ("BENCH_PROVIDER", "PERMIT_AI_PROVIDER")

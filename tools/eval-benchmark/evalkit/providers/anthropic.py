@@ -19,6 +19,7 @@ import json
 from ..responses import anthropic_text
 from .base import Client, ProviderError, Reply, count_or_zero, is_count, usage_record
 from .errors import Failure, FatalProviderError, checked_base, fold
+from .toolloop import checked_call
 
 # Both say the reply was cut off before the model finished it.
 CUT_OFF = ("max_tokens", "model_context_window_exceeded")
@@ -78,17 +79,24 @@ class Anthropic(Client):
             body["tool_choice"] = {"type": "tool", "name": req.schema_name}
         return body
 
-    def call(self, req):
-        def headers(url, data):
-            return {"Content-Type": "application/json", "x-api-key": self.key,
-                    "anthropic-version": VERSION}
+    def headers(self, url, data):
+        return {"Content-Type": "application/json", "x-api-key": self.key,
+                "anthropic-version": VERSION}
 
-        url = self.base + "/v1/messages"
-        doc, raw, attempts, usage = self.post(url, headers, self.body(req), req.timeout)
+    def url_for(self, model):
+        return self.base + "/v1/messages"
+
+    def call(self, req):
+        doc, raw, attempts, usage = self.post(self.url_for(req.model), self.headers,
+                                              self.body(req), req.timeout)
+        return self.reply_of(req, doc, raw, attempts, usage)
+
+    def reply_of(self, req, doc, raw, attempts, usage):
+        """The Reply of a success body (the plain call's, and a tool loop's last)."""
         content = doc.get("content") if isinstance(doc, dict) else None
         if not isinstance(content, list):
             raise ProviderError("anthropic: HTTP 200 but no content list in the reply "
-                                f"({self.where(url)})", attempts, 200, raw)
+                                f"({self.where(self.url_for(req.model))})", attempts, 200, raw)
         stop = doc.get("stop_reason")
         cut = stop in CUT_OFF
         text = anthropic_text(doc)
@@ -104,3 +112,42 @@ class Anthropic(Client):
                          attempts, doc.get("model"), stop, f"reply cut off at {stop}", True)
         return Reply(json.dumps(tool["input"], ensure_ascii=False, sort_keys=True), tool["input"],
                      usage, raw, attempts, doc.get("model"), stop)
+
+    # The tool loop (toolloop.py) in the Messages API's words: ``tools`` with an
+    # ``input_schema``, the reply's ``tool_use`` blocks, then one user message
+    # of ``tool_result`` blocks (``is_error`` on a call not run). With a schema
+    # the answer tool is offered last and ``tool_choice: any`` makes the model
+    # end by calling it; without one it ends with text.
+
+    def check_tools(self, req):
+        pass  # every current model takes tools
+
+    def tools_body(self, req, tools):
+        body = self.body(req)
+        answer = body.get("tools", [])
+        body["tools"] = [{"name": t["name"], "description": t["description"],
+                          "input_schema": t["input"]} for t in tools] + answer
+        body["tool_choice"] = {"type": "any" if answer else "auto"}
+        return body
+
+    def force_answer(self, body, req):
+        body["tool_choice"] = ({"type": "tool", "name": req.schema_name}
+                               if req.schema is not None else {"type": "none"})
+
+    def tool_calls(self, req, doc):
+        """The lookups asked for; none once the answer tool is called."""
+        content = doc.get("content") if isinstance(doc, dict) else None
+        blocks = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"] \
+            if isinstance(content, list) else []
+        if req.schema is not None and any(b.get("name") == req.schema_name for b in blocks):
+            return []
+        return [checked_call(b.get("id") or f"toolu_missing_{n}", b.get("name"), b.get("input"))
+                for n, b in enumerate(blocks)]
+
+    def add_results(self, body, doc, calls, note):
+        results = [dict({"type": "tool_result", "tool_use_id": c["id"], "content": c["result"]},
+                        **({"is_error": True} if c["error"] else {})) for c in calls]
+        if note:
+            results.append({"type": "text", "text": note})  # after the results, as the API asks
+        body["messages"] += [{"role": "assistant", "content": doc["content"]},
+                             {"role": "user", "content": results}]

@@ -96,6 +96,18 @@ class Client:
         self.meter = budget.Meter()
         self.limiter = None
 
+    def call_with_tools(self, req, tools, run_tool, max_rounds=None):
+        """``req`` answered after the model's lookups: a toolloop.ToolReply
+        (the final Reply, with ``exchange`` and ``rounds``), or
+        toolloop.ToolsUnsupported to fall back on. See toolloop.py."""
+        from . import toolloop  # toolloop imports this module
+        return toolloop.run(self, req, tools, run_tool,
+                            toolloop.MAX_ROUNDS if max_rounds is None else max_rounds)
+
+    def tools_refused(self, exc):
+        """True when ``exc`` says the server or model takes no tools."""
+        return False
+
     def usage_of(self, doc):
         """The usage_record of a success body."""
         return usage_record(None, None, None)

@@ -32,6 +32,7 @@ from . import jsonprompt
 from .base import Client, ProviderError, Reply, count_or_zero, is_count, usage_record
 from .errors import Failure, FatalProviderError, checked_base, fold
 from .sigv4 import sign
+from .toolloop import ToolsUnsupported, checked_call
 
 # Not ModelTimeoutException (HTTP 408: the model ran past its time limit on
 # this request). botocore does not retry it, and neither does this: the same
@@ -54,6 +55,9 @@ _NEEDS_PROFILE = re.compile(r"on-demand throughput", re.IGNORECASE)
 # not. The id may carry a region prefix (us.anthropic.) or be an ARN.
 _FORCED_TOOL = re.compile(r"(^|[./])(anthropic\.claude-(?!instant|v\d|2\b)|amazon\.nova-)")
 CUT_OFF = ("max_tokens", "model_context_window_exceeded")
+# The service's ValidationException for a model that takes no tools at all
+# ("This model doesn't support tool use.").
+_NO_TOOL_USE = re.compile(r"(doesn't|does not) support tool", re.IGNORECASE)
 
 
 def forced_tool_supported(model):
@@ -143,24 +147,29 @@ class Bedrock(Client):
                 "toolChoice": {"tool": {"name": req.schema_name}}}
         return body
 
-    def call(self, req):
-        def headers(url, data):
-            amz_date = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-            host = urlsplit(url).netloc
-            signed, _creq, _sts = sign("POST", url, {"Host": host, "Content-Type": "application/json"},
-                                       data, self.access, self.secret, self.region, "bedrock",
-                                       amz_date, self.token)
-            return signed  # Host included: the one signed is the one sent, port and all
+    def headers(self, url, data):
+        amz_date = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        host = urlsplit(url).netloc
+        signed, _creq, _sts = sign("POST", url, {"Host": host, "Content-Type": "application/json"},
+                                   data, self.access, self.secret, self.region, "bedrock",
+                                   amz_date, self.token)
+        return signed  # Host included: the one signed is the one sent, port and all
 
-        url = self.url_for(req.model)
-        doc, raw, attempts, usage = self.post(url, headers, self.body(req), req.timeout)
+    def call(self, req):
+        doc, raw, attempts, usage = self.post(self.url_for(req.model), self.headers,
+                                              self.body(req), req.timeout)
+        return self.reply_of(req, doc, raw, attempts, usage)
+
+    def reply_of(self, req, doc, raw, attempts, usage):
+        """The Reply of a success body (the plain call's, and a tool loop's last)."""
         try:
             content = doc["output"]["message"]["content"]
             if not isinstance(content, list):
                 raise TypeError
         except (KeyError, TypeError):
             raise ProviderError("bedrock: HTTP 200 but no output.message.content in the reply "
-                                f"({self.where(url)})", attempts, 200, raw) from None
+                                f"({self.where(self.url_for(req.model))})", attempts, 200,
+                                raw) from None
         stop = doc.get("stopReason")
         cut = stop in CUT_OFF
         text = bedrock_text(doc)
@@ -174,7 +183,8 @@ class Bedrock(Client):
                 text = json.dumps(data, ensure_ascii=False, sort_keys=True)
             return Reply(text, data, usage, raw, attempts, req.model, stop, problem, cut)
         tool = next((b["toolUse"] for b in content if isinstance(b, dict)
-                     and isinstance(b.get("toolUse"), dict)), None)
+                     and isinstance(b.get("toolUse"), dict)
+                     and b["toolUse"].get("name") == req.schema_name), None)
         if tool is None or not isinstance(tool.get("input"), dict):
             return Reply(text, None, usage, raw, attempts, req.model, stop,
                          "no toolUse block with an object input in the reply", cut)
@@ -183,3 +193,56 @@ class Bedrock(Client):
                          req.model, stop, f"reply cut off at {stop}", True)
         return Reply(json.dumps(tool["input"], ensure_ascii=False, sort_keys=True), tool["input"],
                      usage, raw, attempts, req.model, stop)
+
+    # The tool loop (toolloop.py) in the Converse API's words: ``toolConfig``
+    # with ``toolSpec``s, the reply's ``toolUse`` blocks, then one user message
+    # of ``toolResult`` blocks (``status: error`` on a call not run). Only for
+    # the models that take a forced ``toolChoice``: the answer tool is offered
+    # last and ``toolChoice: any`` makes the model end by calling it. Others
+    # (Llama, Mistral, Titan) may take tools but could not be held to the
+    # answer format: ToolsUnsupported, before anything is sent.
+
+    def check_tools(self, req):
+        if not forced_tool_supported(req.model):
+            raise ToolsUnsupported(f"bedrock: {req.model} takes no forced toolChoice, so the "
+                                   "tool loop cannot hold it to the answer format; the caller "
+                                   "falls back to passages in the prompt")
+
+    def tools_refused(self, exc):
+        return exc.status == 400 and bool(_NO_TOOL_USE.search(exc.raw or ""))
+
+    def tools_body(self, req, tools):
+        body = self.body(req)
+        answer = body.get("toolConfig", {}).get("tools", [])
+        body["toolConfig"] = {
+            "tools": [{"toolSpec": {"name": t["name"], "description": t["description"],
+                                    "inputSchema": {"json": t["input"]}}} for t in tools] + answer,
+            "toolChoice": {"any": {}} if answer else {"auto": {}}}
+        return body
+
+    def force_answer(self, body, req):
+        # Converse has no "none": without a schema the note after the results must do.
+        if req.schema is not None:
+            body["toolConfig"]["toolChoice"] = {"tool": {"name": req.schema_name}}
+
+    def tool_calls(self, req, doc):
+        """The lookups asked for; none once the answer tool is called."""
+        try:
+            content = doc["output"]["message"]["content"]
+        except (KeyError, TypeError):
+            return []  # reply_of says what is wrong with the body
+        uses = [b["toolUse"] for b in content if isinstance(b, dict)
+                and isinstance(b.get("toolUse"), dict)] if isinstance(content, list) else []
+        if req.schema is not None and any(u.get("name") == req.schema_name for u in uses):
+            return []
+        return [checked_call(u.get("toolUseId") or f"tooluse_missing_{n}", u.get("name"),
+                             u.get("input")) for n, u in enumerate(uses)]
+
+    def add_results(self, body, doc, calls, note):
+        results = [{"toolResult": dict({"toolUseId": c["id"], "content": [{"text": c["result"]}]},
+                                       **({"status": "error"} if c["error"] else {}))}
+                   for c in calls]
+        if note:
+            results.append({"text": note})
+        body["messages"] += [{"role": "assistant", "content": doc["output"]["message"]["content"]},
+                             {"role": "user", "content": results}]

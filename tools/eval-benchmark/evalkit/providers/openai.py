@@ -23,6 +23,7 @@ import re
 
 from .base import Client, ProviderError, Reply, parse_json_text, usage_record
 from .errors import Failure, FatalProviderError, checked_base, json_error
+from .toolloop import checked_call
 
 DEFAULT_BASE = "https://api.openai.com/v1"
 # A model the server does not have: Ollama's 'model "x" not found, try pulling
@@ -34,6 +35,14 @@ _NO_MODEL = re.compile(r"\bmodel\b.*\b(not found|does not exist)|\binvalid model
 _JSON_MODE_REFUSED = re.compile(r"json_schema|json_object|response_format", re.IGNORECASE)
 _REFUSAL = re.compile(r"not supported|unsupported|not implemented|unknown|must be|"
                       r"is not one of|only supports|not allowed|invalid value", re.IGNORECASE)
+# A server or model that takes no tools: Ollama's "... does not support tools",
+# vLLM's '"auto" tool choice requires --enable-auto-tool-choice', llama.cpp's
+# "tools param requires --jinja flag". A retry does not cure it; the caller
+# falls back to passages in the prompt (toolloop.ToolsUnsupported).
+_TOOLS_REFUSED = re.compile(r"\b(tools?|tool[ _]choice|function calling)\b.*\b(not supported|"
+                            r"not support|unsupported|requires|not enabled|not implemented)|"
+                            r"\b(does not|doesn't) support (tools|tool use|function)",
+                            re.IGNORECASE)
 
 
 class OpenAI(Client):
@@ -62,6 +71,9 @@ class OpenAI(Client):
     def error_of(self, status, headers, body):
         kind, message = json_error(body)
         text = f"{kind or ''} {message or ''}"
+        if status in (400, 422, 500, 501) and _TOOLS_REFUSED.search(text):
+            return Failure(kind, message, retryable=False, fatal=False,
+                           hint="the server or model takes no tools")
         if "insufficient_quota" in text:
             return Failure(kind, message, retryable=False)  # a 429 that waiting does not cure
         if kind == "model_not_found" or (status in (400, 404) and _NO_MODEL.search(text)):
@@ -103,14 +115,21 @@ class OpenAI(Client):
                 body["response_format"] = {"type": "json_object"}
         return body
 
-    def call(self, req):
-        def headers(url, data):
-            out = {"Content-Type": "application/json", "Accept": "application/json"}
-            if self.key:
-                out["Authorization"] = f"Bearer {self.key}"
-            return out
+    def headers(self, url, data):
+        out = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self.key:
+            out["Authorization"] = f"Bearer {self.key}"
+        return out
 
-        doc, raw, attempts, usage = self.post(self.url, headers, self.body(req), req.timeout)
+    def url_for(self, model):
+        return self.url
+
+    def call(self, req):
+        doc, raw, attempts, usage = self.post(self.url, self.headers, self.body(req), req.timeout)
+        return self.reply_of(req, doc, raw, attempts, usage)
+
+    def reply_of(self, req, doc, raw, attempts, usage):
+        """The Reply of a success body (the plain call's, and a tool loop's last)."""
         try:
             choice = doc["choices"][0]
             message = choice["message"]
@@ -131,3 +150,48 @@ class OpenAI(Client):
             if truncated:
                 data, problem = None, "reply cut off at the token limit"
         return Reply(text, data, usage, raw, attempts, doc.get("model"), stop, problem, truncated)
+
+    # The tool loop (toolloop.py) in Chat Completions' words: ``tools`` of type
+    # function, the assistant's ``tool_calls`` (arguments as a JSON text), one
+    # ``role: tool`` message per call with its ``tool_call_id``.
+
+    def check_tools(self, req):
+        pass  # a server that takes no tools says so (tools_refused)
+
+    def tools_refused(self, exc):
+        return bool(exc.status in (400, 422, 500, 501) and
+                    _TOOLS_REFUSED.search(" ".join(str(x) for x in json_error(exc.raw or "") if x)))
+
+    def tools_body(self, req, tools):
+        body = self.body(req)
+        body["tools"] = [{"type": "function",
+                          "function": {"name": t["name"], "description": t["description"],
+                                       "parameters": t["input"]}} for t in tools]
+        body["tool_choice"] = "auto"
+        return body
+
+    def force_answer(self, body, req):
+        body["tool_choice"] = "none"
+
+    def tool_calls(self, req, doc):
+        try:
+            message = doc["choices"][0]["message"]
+            calls = message.get("tool_calls") or []
+        except (KeyError, IndexError, TypeError, AttributeError):
+            return []  # reply_of says what is wrong with the body
+        out = []
+        for n, call in enumerate(calls if isinstance(calls, list) else []):
+            call = call if isinstance(call, dict) else {}
+            function = call.get("function") if isinstance(call.get("function"), dict) else {}
+            out.append(checked_call(call.get("id") or f"call_missing_{n}", function.get("name"),
+                                    function.get("arguments"), as_text=True))
+        return out
+
+    def add_results(self, body, doc, calls, note):
+        message = doc["choices"][0]["message"]
+        body["messages"].append({"role": "assistant", "content": message.get("content"),
+                                 "tool_calls": message["tool_calls"]})
+        body["messages"] += [{"role": "tool", "tool_call_id": c["id"], "content": c["result"]}
+                             for c in calls]
+        if note:
+            body["messages"].append({"role": "user", "content": note})

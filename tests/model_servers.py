@@ -22,6 +22,19 @@ bodies carry each API's usage object in its own fields (``USAGE``);
 of ``rpm`` requests a minute holding at most ``burst``; a request past it is
 answered 429 in the API's shape with ``retry-after`` (whole seconds until
 the next token, at least 1), and counted in ``throttled``.
+
+Tool use, in each API's own shape: a reply of ``calling((id, name,
+arguments), ...)`` is a turn in which the model calls those tools (OpenAI's
+``tool_calls`` with the arguments as a JSON text, Anthropic's ``tool_use``
+blocks, Converse's ``toolUse`` blocks; stop reason ``tool_calls`` or
+``tool_use``). A str of arguments is sent as it is (a malformed call), a name
+of None is left out. ``conversation(turn, ...)`` is a ``reply`` that plays
+the turns in order, one per request, the last again past the end (a model
+that never stops calling tools). A dict reply to an Anthropic or Bedrock
+request whose tool choice names no tool calls the last tool offered (where
+the tool loop puts the answer tool). ``tools=False`` plays a model that takes
+no tools: Ollama's 400 "does not support tools" for openai, the service's
+400 ValidationException for bedrock.
 """
 
 import json
@@ -77,7 +90,60 @@ def success(flavour, request, content, stop=None, usage=True):
     return body
 
 
+class ToolCalls(list):
+    """A scripted turn in which the model calls tools: ``(id, name, arguments)`` each."""
+
+
+def calling(*calls):
+    return ToolCalls(calls)
+
+
+def conversation(*turns):
+    """A ``reply`` that plays ``turns`` in order, the last one again past the end."""
+    played = []
+
+    def reply(request):
+        turn = turns[min(len(played), len(turns) - 1)]
+        played.append(turn)
+        return turn
+    return reply
+
+
+def _tool_call_body(flavour, request, calls):
+    """The success body of a turn that calls tools, in the API's own shape."""
+    model = request.get("model", "model-from-path")
+    if flavour == "openai":
+        tool_calls = [{"id": i, "type": "function", "function": dict(
+            {"arguments": a if isinstance(a, str) else json.dumps(a)},
+            **({"name": n} if n is not None else {}))} for i, n, a in calls]
+        return {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": model,
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": None,
+                                                     "tool_calls": tool_calls},
+                             "finish_reason": "tool_calls"}], "usage": {}}
+    if flavour == "anthropic":
+        blocks = [dict({"type": "tool_use", "id": i, "input": a},
+                       **({"name": n} if n is not None else {})) for i, n, a in calls]
+        return {"id": "msg_1", "type": "message", "role": "assistant", "model": model,
+                "content": blocks, "stop_reason": "tool_use", "stop_sequence": None,
+                "usage": {}}
+    blocks = [{"toolUse": dict({"toolUseId": i, "input": a}, **({"name": n} if n is not None
+                                                                 else {}))} for i, n, a in calls]
+    return {"output": {"message": {"role": "assistant", "content": blocks}},
+            "stopReason": "tool_use", "usage": {}, "metrics": {"latencyMs": 5}}
+
+
+def _answer_tool(flavour, request):
+    """The tool a dict reply calls: the one the tool choice names, else the last offered."""
+    if flavour == "anthropic":
+        return request["tool_choice"].get("name") or request["tools"][-1]["name"]
+    choice = request["toolConfig"].get("toolChoice") or {}
+    return (choice.get("tool") or {}).get("name") or \
+        request["toolConfig"]["tools"][-1]["toolSpec"]["name"]
+
+
 def _success(flavour, request, content, stop):
+    if isinstance(content, ToolCalls):
+        return _tool_call_body(flavour, request, content)
     model = request.get("model", "model-from-path")
     if flavour == "openai":
         text = content if isinstance(content, str) else json.dumps(content)
@@ -90,7 +156,7 @@ def _success(flavour, request, content, stop):
             blocks = [{"type": "text", "text": content}]
         else:
             blocks = [{"type": "tool_use", "id": "toolu_1",
-                       "name": request["tool_choice"]["name"], "input": content}]
+                       "name": _answer_tool(flavour, request), "input": content}]
         return {"id": "msg_1", "type": "message", "role": "assistant", "model": model,
                 "content": blocks, "stop_reason": stop or ("end_turn" if isinstance(content, str)
                                                            else "tool_use"),
@@ -98,7 +164,7 @@ def _success(flavour, request, content, stop):
     if isinstance(content, str) or "toolConfig" not in request:
         blocks = [{"text": content if isinstance(content, str) else json.dumps(content)}]
     else:
-        name = request["toolConfig"]["toolChoice"]["tool"]["name"]
+        name = _answer_tool(flavour, request)
         blocks = [{"toolUse": {"toolUseId": "tooluse_1", "name": name, "input": content}}]
     return {"output": {"message": {"role": "assistant", "content": blocks}},
             "stopReason": stop or ("tool_use" if "toolUse" in blocks[0] else "end_turn"),
@@ -160,6 +226,12 @@ class _Handler(BaseHTTPRequestHandler):
             if server.flavour == "anthropic":
                 return error("anthropic", 404, "not_found_error", "Not Found")
             return raw(404, b"", {"Content-Type": "text/plain"})
+        if not server.tools and (request.get("tools") or request.get("toolConfig")):
+            if server.flavour == "openai":
+                return raw(400, {"error": f"registry.ollama.ai/library/{request.get('model')} "
+                                          "does not support tools"})
+            return error("bedrock", 400, "ValidationException",
+                         "This model doesn't support tool use.")
         tool = ((request.get("toolConfig") or {}).get("toolChoice") or {}).get("tool")
         if server.flavour == "bedrock" and not server.forced_tool and tool:
             return error("bedrock", 400, "ValidationException",
@@ -222,12 +294,12 @@ _PATHS = {"openai": lambda path: path == "/v1/chat/completions",
 
 class ModelServer(LoopbackServer):
     def __init__(self, flavour, reply=None, script=None, delay=0.0, port=0, strict_paths=False,
-                 forced_tool=True, usage=True, rate=None):
+                 forced_tool=True, usage=True, rate=None, tools=True):
         self.flavour = flavour
         super().__init__(_Handler, port=port, flavour=flavour, script=list(script or []),
                          reply=reply or (lambda request: "Hello from the loopback model."),
                          bad_signatures=0, delay=delay, strict_paths=strict_paths,
-                         forced_tool=forced_tool, usage=usage, rate=rate, throttled=0,
+                         forced_tool=forced_tool, usage=usage, rate=rate, throttled=0, tools=tools,
                          bucket=rate[1] if rate else 0, bucket_at=time.monotonic())
 
     @property

@@ -268,6 +268,19 @@ class Machinery(unittest.TestCase):
                 self.assertEqual([r["round"] for r in caught.exception.exchange], [1])
                 self.assertEqual(len(srv.requests), 2)
 
+    def test_a_body_without_a_reply_carries_every_round_received(self):
+        for flavour in FLAVOURS:
+            with self.subTest(flavour):
+                srv, client = self.serve(flavour, [calling(SEARCH), ANSWER])
+                lookups = Lookups(Corpus(MINI))
+                odd = raw(200, {"unexpected": True})
+                with self.assertRaises(ProviderError) as caught:
+                    client.call_with_tools(request(flavour), TOOLS,
+                                           self.queue_on_first_lookup(srv, odd, lookups))
+                self.assertIn("HTTP 200 but no", str(caught.exception))
+                self.assertEqual([r["reply"] for r in caught.exception.exchange][1:],
+                                 ['{"unexpected": true}'])
+
 
 class Fallback(unittest.TestCase):
     """The signal a caller falls back on: ToolsUnsupported, not fatal, not retried."""

@@ -83,12 +83,23 @@ class ToolReply(Reply):
 
 
 def run(client, req, tools, run_tool, max_rounds=MAX_ROUNDS):
-    """The loop; ``client`` is an OpenAI, Anthropic or Bedrock client."""
+    """The loop; ``client`` is an OpenAI, Anthropic or Bedrock client. A
+    ProviderError raised in it carries ``exchange``, the rounds made."""
     if not isinstance(max_rounds, int) or max_rounds < 1:
         raise ValueError("max_rounds must be a whole number of at least 1")
     client.check_tools(req)
-    body = client.tools_body(req, tools)
     exchange = []
+    try:
+        return rounds(client, req, client.tools_body(req, tools), run_tool, max_rounds, exchange)
+    except ProviderError as exc:
+        if not isinstance(exc, ToolsUnsupported):
+            exc.exchange = exchange
+        raise
+
+
+def rounds(client, req, body, run_tool, max_rounds, exchange):
+    """Ask, run the lookups asked for, send their results, until an answer
+    or the last round; each round appended to ``exchange`` as it ends."""
     while True:
         number = len(exchange) + 1
         if number == max_rounds:
@@ -118,16 +129,15 @@ def final_reply(client, req, doc, raw, attempts, usage, calls, max_rounds):
 
 
 def send(client, req, body, exchange):
-    """One round through the client's retries; a failure carries the rounds so far."""
+    """One round through the client's retries; a refusal of the tools in the
+    first round is ToolsUnsupported."""
     url = client.url_for(req.model)
     try:
         return client.post(url, client.headers, body, req.timeout)
     except ProviderError as exc:
         if client.tools_refused(exc) and not exchange:
-            unsupported = ToolsUnsupported(f"{exc}; the caller falls back to passages in the "
-                                           "prompt", exc.attempts, exc.status, exc.raw)
-            raise unsupported from None
-        exc.exchange = exchange
+            raise ToolsUnsupported(f"{exc}; the caller falls back to passages in the prompt",
+                                   exc.attempts, exc.status, exc.raw) from None
         raise
 
 

@@ -15,8 +15,10 @@ the fix named: 401 and 403 (the key), a model the server says does not
 exist (OpenAI's ``model_not_found``, Ollama's and vLLM's "model ... not
 found / does not exist"), a 404 for the endpoint (a base URL without
 ``/v1``), and a server that refuses the ``response_format`` sent (set the
-other OPENAI_JSON_MODE), which no retry cures. A reply that stopped at the
-token limit (``finish_reason: length``) is marked ``truncated``.
+other OPENAI_JSON_MODE), which no retry cures. A server or model that says it
+takes no tools is neither retried nor fatal: the tool loop raises
+toolloop.ToolsUnsupported, for the caller to fall back on. A reply that
+stopped at the token limit (``finish_reason: length``) is marked ``truncated``.
 """
 
 import re

@@ -48,6 +48,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import VERSION, BadInput, budget, cli, prompts, providers, resume, schemas  # noqa: E402
 from evalkit.atoms import reply_schema, validate, variant_of  # noqa: E402
+from evalkit.corpus import Corpus  # noqa: E402
+from evalkit.evallookup import AnswerLookups  # noqa: E402
 from evalkit.families import same_family  # noqa: E402
 from evalkit.jsonl import iter_jsonl  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
@@ -66,7 +68,13 @@ def parse_args(argv):
     parser.add_argument("--provider", help="the evaluator's provider (default: BENCH_PROVIDER)")
     parser.add_argument("--model", help="the evaluator's model (default: BENCH_MODEL)")
     parser.add_argument("--cases", help="the scenario file: question and topic vocabulary")
-    parser.add_argument("--prompt", default="atomize-v1", help="versioned prompt (default atomize-v1)")
+    parser.add_argument("--prompt", help="versioned prompt (default atomize-v1, or atomize-v2 "
+                                         "with --lookups)")
+    parser.add_argument("--lookups", action="store_true",
+                        help="the evaluator looks each claim up in the city's code (tools, or "
+                             "the passages found when the model takes none); needs --cases")
+    parser.add_argument("--corpus", help="--lookups: the corpus file (default: the one in code/ "
+                                         "beside the --cases file)")
     parser.add_argument("--limit", type=int, help="only the first N answers")
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=1,
@@ -141,24 +149,35 @@ def check_families(where, target, provider, model):
                        "self-evaluation: choose an evaluator of another family")
 
 
-def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeout):
-    """Atoms for one answer: ``(atoms or None, error or None, calls)``."""
+def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeout,
+                lookups=None):
+    """Atoms for one answer: ``(atoms or None, error or None, calls)``; with
+    ``lookups`` (evalkit.evallookup.AnswerLookups) the evaluator looks the
+    code up first."""
     topic_text = ", ".join(sorted(topics)) if topics else "short lower-case topic names"
-    user = prompt.fill(question=question, topics=topic_text, response=text)
+    repair = ""
+
+    def fill(extra):
+        return prompt.fill(question=question, topics=topic_text, response=text, **extra) + repair
+    user = fill(lookups.prompt_fields() if lookups else {})
     schema = reply_schema(topics)
     calls = []
     for turn in range(2):
+        request = providers.Request(
+            system="You verify claims. Reply with JSON only.", user=user, model=model,
+            schema=schema, schema_name="record_atoms", max_tokens=max_tokens, timeout=timeout)
         try:
-            reply = client.call(providers.Request(
-                system="You verify claims. Reply with JSON only.", user=user, model=model,
-                schema=schema, schema_name="record_atoms", max_tokens=max_tokens,
-                timeout=timeout))
+            if lookups is None:
+                reply = client.call(request)
+                made = [{"attempts": reply.attempts, "reply": reply.raw, "usage": reply.usage}]
+            else:
+                reply, made = lookups.ask(client, request, fill)
         except providers.ProviderError as exc:
             if exc.fatal:  # every call would meet it (a key refused, no such model)
                 raise BadInput(f"evaluator {model}: {exc}; nothing more was asked") from None
             calls.append({"attempts": exc.attempts, "reply": exc.raw, "usage": None})
             return None, str(exc), calls
-        calls.append({"attempts": reply.attempts, "reply": reply.raw, "usage": reply.usage})
+        calls += made
         if reply.data is None:
             problems = [reply.problem or "no JSON object in the reply"]
         else:
@@ -167,9 +186,10 @@ def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeo
                 return atoms, None, calls
         if turn == 0:
             shown = "; ".join(problems[:MAX_PROBLEMS_SHOWN])
-            user = (user + "\n\nYour previous reply was rejected by the validator: " + shown +
-                    "\nReply again with the corrected JSON object only, following the field "
-                    "rules above exactly.")
+            repair = ("\n\nYour previous reply was rejected by the validator: " + shown +
+                      "\nReply again with the corrected JSON object only, following the field "
+                      "rules above exactly.")
+            user = fill(lookups.prompt_fields() if lookups else {})
     return None, "atoms rejected after one repair: " + "; ".join(problems[:MAX_PROBLEMS_SHOWN]), calls
 
 
@@ -178,6 +198,22 @@ def progress_text(record):
     state = (f"{len(record['atoms'])} atoms" if record["atoms"] is not None
              else f"error: {record['error']}")
     return f"{record['id']} {record['variant']} {state}"
+
+
+def lookup_corpus(args, cases):
+    """The code the evaluator looks claims up in (--lookups), or None."""
+    if not args.lookups:
+        return None
+    if cases is None:
+        raise BadInput("--lookups needs --cases: the scenarios name the city and the address")
+    if args.corpus:
+        return Corpus(args.corpus)
+    folder = os.path.join(os.path.dirname(os.path.abspath(args.cases)), "code")
+    found = sorted(f for f in os.listdir(folder) if f.endswith(".json")) \
+        if os.path.isdir(folder) else []
+    if len(found) != 1:
+        raise BadInput(f"{folder}: --lookups needs one corpus file there, or --corpus FILE")
+    return Corpus(os.path.join(folder, found[0]))
 
 
 def plan_jobs(work, cases, args, provider, model):
@@ -208,8 +244,9 @@ def atomize_all(args):
     except providers.ProviderError as exc:
         raise BadInput(str(exc)) from None
     account = budget.account(PROG, client, args, provider, model, args.concurrency, os.environ)
-    prompt = prompts.load(args.prompt)
     cases = load_scenarios(args.cases) if args.cases else None
+    corpus = lookup_corpus(args, cases)
+    prompt = prompts.load(args.prompt or ("atomize-v2" if corpus else "atomize-v1"))
     work, missing = answers_to_atomize(args.raw, args.limit)
     jobs = plan_jobs(work, cases, args, provider, model)
     evaluator = evaluator_block(provider, model, prompt)
@@ -224,13 +261,18 @@ def atomize_all(args):
     def job(item):
         line, text, k = item
         question = cases.by_id[line["id"]]["question"] if cases else line.get("question", "")
+        lookups = AnswerLookups(corpus, os.path.basename(corpus.path),
+                                cases.by_id[line["id"]]) if corpus else None
         atoms, error, calls = atomize_one(client, model, prompt, question, topics, text,
-                                          args.max_tokens, args.timeout)
-        return {"format": 1, "id": line["id"], "variant": variant_of(line["target"]),
-                "generator": {k2: line["target"].get(k2) for k2 in ("kind", "provider", "model")},
-                "repeat": k, "evaluator": evaluator, "atoms": atoms, "error": error,
-                "response_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-                "calls": calls, "run": run_block}
+                                          args.max_tokens, args.timeout, lookups)
+        record = {"format": 1, "id": line["id"], "variant": variant_of(line["target"]),
+                  "generator": {k2: line["target"].get(k2) for k2 in ("kind", "provider", "model")},
+                  "repeat": k, "evaluator": evaluator, "atoms": atoms, "error": error,
+                  "response_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                  "calls": calls, "run": run_block}
+        if lookups is not None:
+            record["lookups"] = lookups.record()
+        return record
 
     common = {"key_of": key_of, "belongs": lambda where, line: check_line(where, line, evaluator),
               "do_job": job, "concurrency": args.concurrency,

@@ -75,6 +75,8 @@ class Lookups(unittest.TestCase):
                 self.assertEqual(len(line["calls"]), 2)          # one per round
                 self.assertNotIn("request", line["calls"][0])   # the history is not repeated
                 self.assertEqual(line["evaluator"]["prompt"], "atomize-v2")
+                self.assertEqual(set(line["lookups"]) - {"sections"},
+                                 {"mode", "corpus", "corpus_sha256", "calls"})
                 self.assertIn("Riverton, at 4127 SE Wrenfield Court", json.dumps(
                     judge.requests[0]["json"]))
 

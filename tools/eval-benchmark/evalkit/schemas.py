@@ -206,6 +206,10 @@ ATOMS LINE (atomize.py output, one per answer, evaluator and repeat, format 1)
                     received), usage (as in a raw line; null for a failed call)
   run               run_id, tool, tool_version, git_commit, git_dirty, python,
                     raw_file, cases_sha256
+  lookups           only with --lookups: mode ("tools", or "passages" when the model
+                    takes no tools), corpus and corpus_sha256 of the code file,
+                    calls (every lookup in order: tool, input, output, error), and
+                    for passages sections (the ids put in the prompt)
   earlier_errors, redone   only in a line atomized again by --retry-errors: the
                     earlier lines' errors, and true (its calls come first in calls)"""
 

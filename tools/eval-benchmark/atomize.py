@@ -48,7 +48,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import VERSION, BadInput, budget, cli, prompts, providers, resume, schemas  # noqa: E402
 from evalkit.atoms import reply_schema, validate, variant_of  # noqa: E402
-from evalkit.corpus import Corpus  # noqa: E402
+from evalkit.corpus import Corpus, beside as corpus_beside  # noqa: E402
 from evalkit.evallookup import AnswerLookups  # noqa: E402
 from evalkit.families import same_family  # noqa: E402
 from evalkit.jsonl import iter_jsonl  # noqa: E402
@@ -206,14 +206,7 @@ def lookup_corpus(args, cases):
         return None
     if cases is None:
         raise BadInput("--lookups needs --cases: the scenarios name the city and the address")
-    if args.corpus:
-        return Corpus(args.corpus)
-    folder = os.path.join(os.path.dirname(os.path.abspath(args.cases)), "code")
-    found = sorted(f for f in os.listdir(folder) if f.endswith(".json")) \
-        if os.path.isdir(folder) else []
-    if len(found) != 1:
-        raise BadInput(f"{folder}: --lookups needs one corpus file there, or --corpus FILE")
-    return Corpus(os.path.join(folder, found[0]))
+    return Corpus(args.corpus or corpus_beside(args.cases, "--lookups"))
 
 
 def plan_jobs(work, cases, args, provider, model):

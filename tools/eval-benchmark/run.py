@@ -62,7 +62,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import VERSION, BadInput, budget, cli, http, prompts, providers, resume, schemas  # noqa: E402
 from evalkit.cases import load_site_qa  # noqa: E402
-from evalkit.corpus import Corpus  # noqa: E402
+from evalkit.corpus import Corpus, beside as corpus_beside  # noqa: E402
 from evalkit.jsonl import read_json  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
 from evalkit.providers.manual import load_collection  # noqa: E402
@@ -327,7 +327,7 @@ def context_of(args, cases):
     for the question, city and address (evalkit/corpus.py); else None."""
     if args.context == "none":
         return None
-    path = args.corpus or default_corpus(cases.path)
+    path = args.corpus or corpus_beside(cases.path, "--context corpus")
     corpus = Corpus(path)
     record = {"kind": "corpus", "corpus": os.path.basename(path), "corpus_sha256": corpus.sha256}
 
@@ -338,16 +338,6 @@ def context_of(args, cases):
                 f"question:\n{text or '(none)'}",
                 dict(record, sections=[hit["section"] for hit in hits]))
     return ground
-
-
-def default_corpus(cases_path):
-    """The one corpus file in ``code/`` beside the scenario file."""
-    folder = os.path.join(os.path.dirname(os.path.abspath(cases_path)), "code")
-    found = sorted(f for f in os.listdir(folder) if f.endswith(".json")) \
-        if os.path.isdir(folder) else []
-    if len(found) != 1:
-        raise BadInput(f"{folder}: --context corpus needs one corpus file there, or --corpus FILE")
-    return os.path.join(folder, found[0])
 
 
 def progress_text(line):

@@ -21,6 +21,7 @@ be checked by running it again.
 """
 
 import math
+import os
 import re
 
 from . import BadInput
@@ -126,3 +127,15 @@ class Corpus:
             else:
                 found = self.parcels.get(key + suffix)
         return found
+
+
+def beside(cases_path, flag):
+    """The one corpus file in ``code/`` beside a scenario file, the default
+    of run.py --context corpus and atomize.py --lookups (``flag`` names the
+    option in the refusal)."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(cases_path)), "code")
+    found = sorted(f for f in os.listdir(folder) if f.endswith(".json")) \
+        if os.path.isdir(folder) else []
+    if len(found) != 1:
+        raise BadInput(f"{folder}: {flag} needs one corpus file there, or --corpus FILE")
+    return os.path.join(folder, found[0])

@@ -102,6 +102,28 @@ class Lookups(unittest.TestCase):
         self.assertEqual(cell["scores"]["accurate"]["skipped_unverified"], 1)
         self.assertEqual(cell["scores"]["accurate"]["atoms"], 1)
 
+    def test_the_evaluator_audited_against_the_reference_keys(self):
+        atoms = json.loads(json.dumps(ATOMS))
+        atoms["atoms"].append(dict(atoms["atoms"][0], topic="costs",
+                                   text="The permit costs $500.",
+                                   verified_truth="It costs $500 [RCC 33.205.040; RCC 9.9.9]."))
+        _, _, out = self.atomize("anthropic", conversation(atoms))
+        results = os.path.join(self.tmp, "results.json")
+        md = os.path.join(self.tmp, "results.md")
+        code, _, err = call_main(score, [CASES, self.raw, out, "--example", "--json", results,
+                                         "--out", md])
+        self.assertEqual(code, 0, err)
+        with open(results, encoding="utf-8") as fh:
+            audit = json.load(fh)["evaluator_audit"]["anthropic:judge-1"]
+        # size rests on a key section of size; costs on a section outside its topic's
+        # key, and on one the code lacks; permits on nothing
+        self.assertEqual(audit, {"atoms": 3, "resting_on_a_section": 2,
+                                 "on_a_key_section_of_the_topic": 1,
+                                 "naming_a_section_the_code_lacks": 1})
+        with open(md, encoding="utf-8") as fh:
+            self.assertIn("Checked against the reference keys: of 3 factual atom(s), 2 rest on "
+                          "a section of the code, 1 on a section the key names", fh.read())
+
     def test_lookups_need_the_scenarios(self):
         os.environ["ANTHROPIC_API_KEY"] = "sk-ant-test-never-used"
         code, _, err = call_main(atomize, [self.raw, os.path.join(self.tmp, "a.jsonl"),

@@ -103,8 +103,10 @@ def render_markdown(result):
     for evaluator in result["cross_evaluation"]["evaluators"]:
         cells = first_cells(result, evaluator)
         lines += [f"## Verified by: {evaluator}", "",
-                  f"The evaluator's tokens per answer: {per_answer(result, evaluator)}.", "",
-                  "| Scenario | " + " | ".join(gens) + " |", "|---|" + "---|" * len(gens)]
+                  f"The evaluator's tokens per answer: {per_answer(result, evaluator)}.", ""]
+        if audit_text(result, evaluator):
+            lines += [audit_text(result, evaluator), ""]
+        lines += ["| Scenario | " + " | ".join(gens) + " |", "|---|" + "---|" * len(gens)]
         for s in result["scenarios"]:
             row = []
             for g in gens:
@@ -193,6 +195,19 @@ def page(title, body):
             + "\n".join(body) + "\n</body>\n</html>\n")
 
 
+def audit_text(result, evaluator):
+    """One line on how far the evaluator's verification goes, from the
+    reference keys (scenario_score.evaluator_audit), or None."""
+    counts = result.get("evaluator_audit", {}).get(evaluator)
+    if not counts:
+        return None
+    return (f"Checked against the reference keys: of {counts['atoms']} factual atom(s), "
+            f"{counts['resting_on_a_section']} rest on a section of the code, "
+            f"{counts['on_a_key_section_of_the_topic']} on a section the key names for "
+            f"their topic; {counts['naming_a_section_the_code_lacks']} name a section the "
+            "code does not have.")
+
+
 def tokens_text(tokens):
     text = f"{tokens['input']} tokens in, {tokens['output']} out"
     if tokens["unreported"]:
@@ -223,6 +238,8 @@ def render_dashboard(result):
         cells = first_cells(result, evaluator)
         body.append(f"<h2>Verified by: {e(evaluator)}</h2>")
         body.append(f"<p>The evaluator's tokens per answer: {e(per_answer(result, evaluator))}</p>")
+        if audit_text(result, evaluator):
+            body.append(f"<p>{e(audit_text(result, evaluator))}</p>")
         body.append("<table><tr><th>Scenario</th>" + "".join(f"<th>{e(g)}</th>" for g in gens) + "</tr>")
         for s in result["scenarios"]:
             row = [f'<td><span dir="auto">{e(s["id"])}</span></td>']

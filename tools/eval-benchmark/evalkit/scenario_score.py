@@ -178,6 +178,7 @@ def score(scenarios, raw_paths, atoms_paths, sources_path, jargon_path, example=
     table = cross_table(first, evaluators, generators)
     agreement = evaluator_agreement(first, evaluators)
     stability = repeat_stability(cells, evaluators)
+    audit = evaluator_audit(first, scenarios)
     provenance = describe_runs(answers, atoms, cells, example)
     provenance.update({
         "generators": generators,
@@ -197,7 +198,7 @@ def score(scenarios, raw_paths, atoms_paths, sources_path, jargon_path, example=
             "cells": cells, "not_atomized": not_atomized,
             "cross_evaluation": {"evaluators": evaluators, "generators": generators,
                                  "table": table, "agreement": agreement},
-            "stability": stability}
+            "stability": stability, **({"evaluator_audit": audit} if audit else {})}
 
 
 def describe_runs(answers, atoms, cells, example):
@@ -265,6 +266,32 @@ def score_cell(key, entry, scenarios, answers, sources, jargon):
         cell["scores"] = {d: {"score": None, "raw": None, "why": "atomization failed"}
                           for d in DIMENSIONS}
     return cell
+
+
+def evaluator_audit(first, scenarios):
+    """How far to trust each evaluator that looked the code up, against the
+    scenarios' reference keys (never shown to it), over the atoms of its first
+    repeat that are not admitted gaps: how many rest on a section at all, how
+    many of those on a section the key names for the atom's topic, and how
+    many name a section the code does not have. ``{}`` when no evaluator
+    looked anything up."""
+    audit = {}
+    for cell in first:
+        if "lookups" not in cell or cell["error"]:
+            continue
+        key = scenarios.by_id[cell["scenario"]].get("reference_key") or {}
+        counts = audit.setdefault(cell["evaluator"], {
+            "atoms": 0, "resting_on_a_section": 0, "on_a_key_section_of_the_topic": 0,
+            "naming_a_section_the_code_lacks": 0})
+        for atom in cell["atoms"]:
+            if atom["correctness"] == "admitted-gap":
+                continue
+            counts["atoms"] += 1
+            counts["resting_on_a_section"] += bool(atom["rests_on"])
+            key_sections = {fact["section"] for fact in key.get(atom["topic"], [])}
+            counts["on_a_key_section_of_the_topic"] += bool(set(atom["rests_on"]) & key_sections)
+            counts["naming_a_section_the_code_lacks"] += bool(atom["unknown_sections"])
+    return audit
 
 
 def cross_table(first, evaluators, generators):

@@ -114,7 +114,7 @@ class Lookups(unittest.TestCase):
                                          "--out", md])
         self.assertEqual(code, 0, err)
         with open(results, encoding="utf-8") as fh:
-            audit = json.load(fh)["evaluator_audit"]["anthropic:judge-1"]
+            audit = json.load(fh)["evaluator_audit"]["anthropic:judge-1"]["sections"]
         # size rests on a key section of size; costs on a section outside its topic's
         # key, and on one the code lacks; permits on nothing
         self.assertEqual(audit, {"atoms": 3, "resting_on_a_section": 2,

@@ -196,16 +196,25 @@ def page(title, body):
 
 
 def audit_text(result, evaluator):
-    """One line on how far the evaluator's verification goes, from the
-    reference keys (scenario_score.evaluator_audit), or None."""
-    counts = result.get("evaluator_audit", {}).get(evaluator)
-    if not counts:
+    """What the reference keys say of the evaluator (scenario_score.
+    evaluator_audit), in one line, or None."""
+    entry = result.get("evaluator_audit", {}).get(evaluator)
+    if not entry:
         return None
-    return (f"Checked against the reference keys: of {counts['atoms']} factual atom(s), "
-            f"{counts['resting_on_a_section']} rest on a section of the code, "
-            f"{counts['on_a_key_section_of_the_topic']} on a section the key names for "
-            f"their topic; {counts['naming_a_section_the_code_lacks']} name a section the "
-            "code does not have.")
+    parts = []
+    counts = entry.get("sections")
+    if counts:
+        parts.append(f"of {counts['atoms']} factual atom(s), {counts['resting_on_a_section']} "
+                     f"rest on a section of the code, {counts['on_a_key_section_of_the_topic']} "
+                     "on a section the key names for their topic; "
+                     f"{counts['naming_a_section_the_code_lacks']} name a section the code "
+                     "does not have")
+    for kind, label in (("true_claims", "the key's true answers"),
+                        ("false_claims", "the altered (false) answers")):
+        tags = entry.get("tags", {}).get(kind)
+        if tags:
+            parts.append(f"tags on {label}: " + ", ".join(f"{t} {n}" for t, n in sorted(tags.items())))
+    return "Checked against the reference keys: " + "; ".join(parts) + "."
 
 
 def tokens_text(tokens):

@@ -269,29 +269,55 @@ def score_cell(key, entry, scenarios, answers, sources, jargon):
 
 
 def evaluator_audit(first, scenarios):
-    """How far to trust each evaluator that looked the code up, against the
-    scenarios' reference keys (never shown to it), over the atoms of its first
-    repeat that are not admitted gaps: how many rest on a section at all, how
-    many of those on a section the key names for the atom's topic, and how
-    many name a section the code does not have. ``{}`` when no evaluator
-    looked anything up."""
+    """How far to trust each evaluator, against the scenarios' reference keys
+    (never shown to it), over the atoms of its first repeat:
+
+    - ``sections`` (when it looked the code up): of its factual atoms, how many
+      rest on a section, how many on a section the key names for the atom's
+      topic, how many name a section the code does not have;
+    - ``tags`` (when it atomized the answers audit_answers.py writes from the
+      keys): the tags it gave the claims of the true answers and of the
+      altered ones, tag by tag.
+
+    ``{}`` when there is nothing to audit."""
     audit = {}
     for cell in first:
-        if "lookups" not in cell or cell["error"]:
+        if cell["error"]:
             continue
-        key = scenarios.by_id[cell["scenario"]].get("reference_key") or {}
-        counts = audit.setdefault(cell["evaluator"], {
-            "atoms": 0, "resting_on_a_section": 0, "on_a_key_section_of_the_topic": 0,
-            "naming_a_section_the_code_lacks": 0})
-        for atom in cell["atoms"]:
-            if atom["correctness"] == "admitted-gap":
-                continue
-            counts["atoms"] += 1
-            counts["resting_on_a_section"] += bool(atom["rests_on"])
-            key_sections = {fact["section"] for fact in key.get(atom["topic"], [])}
-            counts["on_a_key_section_of_the_topic"] += bool(set(atom["rests_on"]) & key_sections)
-            counts["naming_a_section_the_code_lacks"] += bool(atom["unknown_sections"])
-    return audit
+        entry = audit.setdefault(cell["evaluator"], {})
+        if "lookups" in cell:
+            _count_sections(entry, cell, scenarios.by_id[cell["scenario"]])
+        kind = audit_kind(cell["variant"])
+        if kind is not None:
+            tags = entry.setdefault("tags", {"true_claims": {}, "false_claims": {}})[kind]
+            for atom in cell["atoms"]:
+                tags[atom["correctness"]] = tags.get(atom["correctness"], 0) + 1
+    return {evaluator: entry for evaluator, entry in audit.items() if entry}
+
+
+def audit_kind(variant):
+    """``true_claims`` or ``false_claims`` for the answers of audit_answers.py
+    (imported by hand: ``manual:reference-key[-altered] VERSION``), else None."""
+    if variant.startswith("manual:reference-key-altered "):
+        return "false_claims"
+    if variant.startswith("manual:reference-key "):
+        return "true_claims"
+    return None
+
+
+def _count_sections(entry, cell, scenario):
+    key = scenario.get("reference_key") or {}
+    counts = entry.setdefault("sections", {
+        "atoms": 0, "resting_on_a_section": 0, "on_a_key_section_of_the_topic": 0,
+        "naming_a_section_the_code_lacks": 0})
+    for atom in cell["atoms"]:
+        if atom["correctness"] == "admitted-gap":
+            continue
+        counts["atoms"] += 1
+        counts["resting_on_a_section"] += bool(atom["rests_on"])
+        key_sections = {fact["section"] for fact in key.get(atom["topic"], [])}
+        counts["on_a_key_section_of_the_topic"] += bool(set(atom["rests_on"]) & key_sections)
+        counts["naming_a_section_the_code_lacks"] += bool(atom["unknown_sections"])
 
 
 def cross_table(first, evaluators, generators):

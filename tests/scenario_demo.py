@@ -4,7 +4,9 @@ Starts stand-in model servers that speak the real OpenAI, Anthropic and Bedrock
 wire formats on 127.0.0.1, has three stand-in generators answer every scenario
 (run.py), has two of them atomize the others' answers (atomize.py; never their
 own), and scores them (score.py --example): results.md, results.json and the dashboard
-with its detail pages in --out. The numbers are examples of the pipeline, not
+with its detail pages in --out. The evaluators also atomize answers of known
+truth written from the reference keys (audit_answers.py), so that the results
+audit their correctness tags. The numbers are examples of the pipeline, not
 measurements, and the pages say so (run.status: not_run).
 
     python -m tests.scenario_demo [--out build/scenario-demo] [--cases FILE]
@@ -19,6 +21,7 @@ from tests.model_servers import ModelServer
 from tests.standins import model
 
 import atomize  # noqa: E402
+import audit_answers  # noqa: E402
 import run  # noqa: E402
 import score  # noqa: E402
 
@@ -43,9 +46,23 @@ MODELS = (("anthropic", "stand-in-claude", True), ("openai", "stand-in-gpt", Fal
 EVALUATORS = ("stand-in-claude", "stand-in-gpt")
 
 
-def run_demo(out, cases, sources=None, jargon=None):
+def audit_raws(out, cases):
+    """The answers of known truth from the reference keys (audit_answers.py),
+    imported as collected answers: ``{name: raw file}``."""
+    raws = {}
+    for name, extra in (("reference-key", []), ("reference-key-altered", ["--altered"])):
+        collected = os.path.join(out, f"{name}.collected.jsonl")
+        step(audit_answers, [cases, collected] + extra, {})
+        raws[name] = os.path.join(out, f"raw-{name}.jsonl")
+        step(run, [cases, raws[name], "--provider", "manual", "--from", collected, "--quiet"], {})
+    return raws
+
+
+def run_demo(out, cases, sources=None, jargon=None, audit=False):
     """Three stand-in generators answer; two of them also evaluate the others'
-    answers (never their own: atomize.py refuses, the table marks the cell)."""
+    answers (never their own: atomize.py refuses, the table marks the cell).
+    With ``audit``, the evaluators also atomize the answers of known truth
+    written from the reference keys, and the results audit their tags."""
     os.makedirs(out, exist_ok=True)
     for name in os.listdir(out):
         if name.endswith(".jsonl"):
@@ -60,6 +77,8 @@ def run_demo(out, cases, sources=None, jargon=None):
             raws[name] = os.path.join(out, f"raw-{name}.jsonl")
             step(run, [cases, raws[name], "--provider", flavour, "--model", name, "--quiet"],
                  servers[name].environ())
+        if audit:
+            raws.update(audit_raws(out, cases))
         atoms = []
         for flavour, name, _strict in MODELS:
             if name not in EVALUATORS:
@@ -90,7 +109,7 @@ def main(argv=None):
     parser.add_argument("--out", default=os.path.join("build", "scenario-demo"))
     parser.add_argument("--cases", default=DEFAULT_CASES)
     args = parser.parse_args(argv)
-    results = run_demo(args.out, args.cases)
+    results = run_demo(args.out, args.cases, audit=True)
     with open(results, encoding="utf-8") as fh:
         sys.stdout.write(fh.read())
     return 0

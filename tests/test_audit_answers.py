@@ -9,6 +9,7 @@ import unittest
 
 from tests import support
 from tests.model_servers import ModelServer
+from tests.scenario_demo import run_demo
 from tests.standins import model
 from tests.support import ROOT, call_main, read_lines
 
@@ -78,6 +79,21 @@ class Audit(unittest.TestCase):
         self.assertEqual(counted, expected)
         with open(md, encoding="utf-8") as fh:
             self.assertIn("tags on the key's true answers: ", fh.read())
+
+
+class ScenarioDemo(unittest.TestCase):
+    def test_make_scenario_demo_audits_the_stand_in_evaluators(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            run_demo(tmp, CASES, audit=True)
+            with open(os.path.join(tmp, "results.json"), encoding="utf-8") as fh:
+                audit = json.load(fh)["evaluator_audit"]
+            with open(os.path.join(tmp, "index.html"), encoding="utf-8") as fh:
+                page = fh.read()
+        self.assertEqual(sorted(audit), ["anthropic:stand-in-claude", "openai:stand-in-gpt"])
+        for entry in audit.values():
+            self.assertTrue(entry["tags"]["true_claims"])
+            self.assertTrue(entry["tags"]["false_claims"])
+        self.assertIn("tags on the altered (false) answers", page)
 
 
 if __name__ == "__main__":

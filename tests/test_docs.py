@@ -26,7 +26,8 @@ import bench  # noqa: E402
 import server  # noqa: E402
 
 DOCS = ["README.md", os.path.join("Documents", "c4-benchmark", "METHODOLOGY.md"),
-        os.path.join("tools", "eval-benchmark", "README.md")]
+        os.path.join("tools", "eval-benchmark", "README.md"),
+        os.path.join("evals", "permits", "README.md")]
 SKIP = {"make test"}  # the suite itself: running it here would recurse
 
 

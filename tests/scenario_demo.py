@@ -86,8 +86,10 @@ def run_demo(out, cases, sources=None, jargon=None, audit=False):
             path = os.path.join(out, f"atoms-{name}.jsonl")
             for generator_name, raw in sorted(raws.items()):
                 if generator_name != name:
+                    # In the audit, the first evaluator looks claims up in the code too.
+                    lookups = ["--lookups"] if audit and name == EVALUATORS[0] else []
                     step(atomize, [raw, path, "--provider", flavour, "--model", name,
-                                   "--cases", cases, "--quiet"], servers[name].environ())
+                                   "--cases", cases, "--quiet"] + lookups, servers[name].environ())
             atoms.append(path)
     finally:
         for srv in servers.values():

@@ -41,6 +41,14 @@ def generator_answer(question):
     return " ".join(picked) + " (Stand-in answer written for a loopback test, not advice.)"
 
 
+def verified_truth(citation):
+    """A stand-in checks nothing; asked to name the sections a truth rests on
+    (atomize-v2), it names the code section the answer itself cites."""
+    if citation and citation.startswith("RCC "):
+        return f"Stand-in evaluator: not checked; the answer cites [{citation}]."
+    return "Stand-in evaluator: not verified against any source."
+
+
 def evaluator_atoms(prompt, strict):
     """Atoms for the response quoted in an atomize-v1 prompt, by surface rules."""
     response = prompt.split("<<<RESPONSE\n", 1)[1].split("\nRESPONSE>>>", 1)[0]
@@ -62,7 +70,7 @@ def evaluator_atoms(prompt, strict):
         else:
             correctness = "correct"
         atoms.append({"text": sentence, "correctness": correctness,
-                      "verified_truth": "Stand-in evaluator: not verified against any source.",
+                      "verified_truth": verified_truth(citation),
                       "citation": citation, "topic": topic, "specificity": 0.5,
                       "actionability": 0.75 if any(w in lower for w in ACTION) else 0.25,
                       "importance": 4 if strict else 3})

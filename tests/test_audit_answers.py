@@ -94,6 +94,10 @@ class ScenarioDemo(unittest.TestCase):
             self.assertTrue(entry["tags"]["true_claims"])
             self.assertTrue(entry["tags"]["false_claims"])
         self.assertIn("tags on the altered (false) answers", page)
+        sections = audit["anthropic:stand-in-claude"]["sections"]   # it looked the code up
+        self.assertGreater(sections["atoms"], 0)
+        self.assertNotIn("sections", audit["openai:stand-in-gpt"])
+        self.assertIn("rest on a section of the code", page)
 
 
 if __name__ == "__main__":

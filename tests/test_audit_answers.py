@@ -17,12 +17,19 @@ import atomize  # noqa: E402
 import audit_answers  # noqa: E402
 import run  # noqa: E402
 import score  # noqa: E402
+from evalkit.scenario_pages import tag_agreement  # noqa: E402
 from evalkit.scenarios import load_scenarios  # noqa: E402
 
 CASES = os.path.join(ROOT, "evals", "permits", "scenarios.json")
 
 
 class Answers(unittest.TestCase):
+    def test_agreement_with_the_key(self):
+        self.assertEqual(tag_agreement("true_claims", {"correct": 3, "vague-correct": 1,
+                                                       "WRONG": 1, "admitted-gap": 2}), (4, 5))
+        self.assertEqual(tag_agreement("false_claims", {"correct": 3, "PARTIAL-WRONG": 1,
+                                                        "WRONG": 2}), (3, 6))
+
     def test_alter_changes_every_number(self):
         self.assertEqual(audit_answers.alter("up to 800 square feet, 75 percent of 1,600 sq ft"),
                          "up to 1,700 square feet, 250 percent of 3,300 sq ft")
@@ -94,6 +101,8 @@ class ScenarioDemo(unittest.TestCase):
             self.assertTrue(entry["tags"]["true_claims"])
             self.assertTrue(entry["tags"]["false_claims"])
         self.assertIn("tags on the altered (false) answers", page)
+        # surface rules check nothing: every false claim of the demo passes them
+        self.assertIn("(agreeing with the key: 0 of 103)", page)
         sections = audit["anthropic:stand-in-claude"]["sections"]   # it looked the code up
         self.assertGreater(sections["atoms"], 0)
         self.assertNotIn("sections", audit["openai:stand-in-gpt"])

@@ -11,7 +11,7 @@ import os
 import re
 from html import escape
 
-from .atomscore import DIMENSIONS
+from .atomscore import CREDIT, DIMENSIONS, GAP
 
 TITLES = {"accurate": "Accurate", "complete": "Complete", "cited": "Cited", "useful": "Useful"}
 SHORT = {"accurate": "A", "complete": "C", "cited": "Ci", "useful": "U"}
@@ -195,6 +195,18 @@ def page(title, body):
             + "\n".join(body) + "\n</body>\n</html>\n")
 
 
+def tag_agreement(kind, tags):
+    """``(agreeing, judged)``: of the claims tagged other than admitted-gap,
+    those a true answer's tag calls right (any tag with Accurate credit) or a
+    false answer's calls wrong (WRONG, PARTIAL-WRONG)."""
+    judged = sum(n for tag, n in tags.items() if tag != GAP)
+    if kind == "true_claims":
+        agree = sum(n for tag, n in tags.items() if CREDIT.get(tag, 0) > 0)
+    else:
+        agree = sum(n for tag, n in tags.items() if tag in ("WRONG", "PARTIAL-WRONG"))
+    return agree, judged
+
+
 def audit_text(result, evaluator):
     """What the reference keys say of the evaluator (scenario_score.
     evaluator_audit), in one line, or None."""
@@ -213,7 +225,9 @@ def audit_text(result, evaluator):
                         ("false_claims", "the altered (false) answers")):
         tags = entry.get("tags", {}).get(kind)
         if tags:
-            parts.append(f"tags on {label}: " + ", ".join(f"{t} {n}" for t, n in sorted(tags.items())))
+            agree, judged = tag_agreement(kind, tags)
+            parts.append(f"tags on {label}: " + ", ".join(f"{t} {n}" for t, n in sorted(tags.items()))
+                         + f" (agreeing with the key: {agree} of {judged})")
     return "Checked against the reference keys: " + "; ".join(parts) + "."
 
 

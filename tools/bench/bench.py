@@ -289,14 +289,18 @@ def serve_stand_in(body_file, delay=0.05):
         threading.Thread(target=_answer_after, args=(conn, body, delay), daemon=True).start()
 
 
-class StandIn:
-    """A stand-in server process that answers every request with ``body`` after 50 ms."""
+class ServerProcess:
+    """A server of this script in its own process (``--stand-in`` or
+    ``--rate-limited``, given a file it reads): it prints its port, and
+    serves until its stdin closes."""
 
-    def __init__(self, tmp, body):
-        path = os.path.join(tmp, f"stand-in-{len(os.listdir(tmp))}.body")
+    flag = None
+
+    def __init__(self, tmp, data):
+        path = os.path.join(tmp, f"{self.flag.strip('-')}-{len(os.listdir(tmp))}.data")
         with open(path, "wb") as fh:
-            fh.write(body)
-        self.proc = subprocess.Popen([PY, os.path.abspath(__file__), "--stand-in", path],
+            fh.write(data if isinstance(data, bytes) else data.encode("utf-8"))
+        self.proc = subprocess.Popen([PY, os.path.abspath(__file__), self.flag, path],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.port = int(self.proc.stdout.readline())
 
@@ -306,21 +310,14 @@ class StandIn:
         self.proc.stdout.close()
 
 
-class RateLimited:
-    """The rate-limited provider: its own process (serve_rate_limited)."""
+class StandIn(ServerProcess):
+    """A stand-in server that answers every request with ``data`` after 50 ms."""
+    flag = "--stand-in"
 
-    def __init__(self, tmp, content):
-        path = os.path.join(tmp, f"rate-limited-{len(os.listdir(tmp))}.content")
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(content)
-        self.proc = subprocess.Popen([PY, os.path.abspath(__file__), "--rate-limited", path],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.port = int(self.proc.stdout.readline())
 
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait(timeout=10)
-        self.proc.stdout.close()
+class RateLimited(ServerProcess):
+    """The rate-limited provider answering ``data`` (serve_rate_limited)."""
+    flag = "--rate-limited"
 
 
 def bench_replies(content):

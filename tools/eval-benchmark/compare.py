@@ -27,7 +27,7 @@ from evalkit import BadInput, cli, siteqa  # noqa: E402
 from evalkit.jsonl import iter_jsonl  # noqa: E402
 from evalkit.measures import MEASURES, TITLES  # noqa: E402
 from evalkit.quarter import load_manifest  # noqa: E402
-from evalkit.report import LANG_ORDER  # noqa: E402
+from evalkit.report import group_keys  # noqa: E402
 from evalkit.stats import mcnemar_exact, smallest_detectable  # noqa: E402
 
 PROG = "compare.py"
@@ -99,18 +99,10 @@ def compare(result_a, result_b, alpha):
 
 
 def group_order(rows):
-    """The groups in the results table's order: per set, in the order the
-    rows first name it, its languages (en, he, ru) and its total; then the
-    total of all sets when there are several."""
-    sets = list(dict.fromkeys(row["set"] for row in rows))
-    langs = {(row["set"], row["lang"]) for row in rows}
-    keys = []
-    for set_name in sets:
-        keys += [(set_name, lang) for lang in LANG_ORDER if (set_name, lang) in langs]
-        keys.append((set_name, "all"))
-    if len(sets) > 1:
-        keys.append(("all", "all"))
-    return keys
+    """The groups in the results table's order (report.group_keys), the sets
+    in the order the rows first name them."""
+    return group_keys(list(dict.fromkeys(row["set"] for row in rows)),
+                      {(row["set"], row["lang"]) for row in rows})
 
 
 def detectable_table(sizes, alpha=0.05):

@@ -140,12 +140,16 @@ def parse_args(argv):
     return args
 
 
+def encoded(sent):
+    """The bytes of a built request's body (None for a request without one)."""
+    return None if sent["body"] is None else \
+        json.dumps(sent["body"], ensure_ascii=False).encode("utf-8")
+
+
 def ask(profile, url, question, widget_key, timeout, retry_pause, cap):
     """Ask one question (one retry on a failed request); the raw fields."""
     sent, recorded = build_request(profile, url, question, widget_key)
-    data = None
-    if sent["body"] is not None:
-        data = json.dumps(sent["body"], ensure_ascii=False).encode("utf-8")
+    data = encoded(sent)
     attempts = []
     response = None
     for number in range(2):
@@ -209,8 +213,7 @@ def check_endpoint(profile, url, question, widget_key, args):
     endpoint answers HTTP 200 in the profile's shape. Nothing is recorded."""
     probe = dict(question, question=PROBE)
     sent, _ = build_request(profile, url, probe, widget_key)
-    data = None if sent["body"] is None else \
-        json.dumps(sent["body"], ensure_ascii=False).encode("utf-8")
+    data = encoded(sent)
     attempt, response = http.send(sent["method"], sent["url"], sent["headers"], data,
                                   args.timeout, args.max_bytes)
     if response is None or response["status"] != 200:

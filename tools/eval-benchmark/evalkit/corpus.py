@@ -23,6 +23,7 @@ be checked by running it again.
 import math
 import os
 import re
+from collections import Counter
 
 from . import BadInput
 from .jsonl import read_json_sha
@@ -78,13 +79,12 @@ class Corpus:
         self._index()
 
     def _index(self):
-        self._terms = [tokens(f"{sid} {text}") for sid, text in self.passages]
-        self._average = sum(map(len, self._terms)) / len(self._terms)
-        count = len(self._terms)
-        frequency = {}
-        for terms in self._terms:
-            for term in set(terms):
-                frequency[term] = frequency.get(term, 0) + 1
+        words = [tokens(f"{sid} {text}") for sid, text in self.passages]
+        self._lengths = [len(w) for w in words]
+        self._average = sum(self._lengths) / len(words)
+        self._terms = [Counter(w) for w in words]   # term -> its count in the passage
+        count = len(words)
+        frequency = Counter(term for terms in self._terms for term in terms)
         self._idf = {term: math.log(1 + (count - df + 0.5) / (df + 0.5))
                      for term, df in frequency.items()}
 
@@ -96,9 +96,9 @@ class Corpus:
         scored = []
         for position, terms in enumerate(self._terms):
             score = 0.0
-            length = len(terms)
+            length = self._lengths[position]
             for term in wanted:
-                tf = terms.count(term)
+                tf = terms[term]
                 if tf:
                     score += self._idf[term] * tf * (K1 + 1) / (
                         tf + K1 * (1 - B + B * length / self._average))

@@ -33,17 +33,16 @@ class AnswerLookups:
         self.corpus_name = corpus_name
         self.case = case
         self.lookups = Lookups(corpus)
-        self.passages = None   # the section ids given, once the provider took no tools
+        self.hits = None   # the passages given, once the provider took no tools
 
     def where(self):
         place = self.case.get("jurisdiction") or "the city the question names"
         return f"{place}, at {self.case['address']}" if self.case.get("address") else place
 
     def prompt_fields(self):
-        if self.passages is None:
+        if self.hits is None:
             return {"where": self.where(), "lookup": TOOLS_TEXT}
-        hits = self.corpus.search(self._query(), FALLBACK_PASSAGES)
-        text = "\n".join(f"[{hit['section']}] {hit['passage']}" for hit in hits)
+        text = "\n".join(f"[{hit['section']}] {hit['passage']}" for hit in self.hits)
         return {"where": self.where(),
                 "lookup": "You have no tools: these are the passages of the code found for "
                           f"this question.\n{text or '(none)'}"}
@@ -56,23 +55,22 @@ class AnswerLookups:
     def ask(self, client, request, fill):
         """One turn: ``(reply, calls)``, ``fill(fields) -> user text`` making the
         prompt again when the provider takes no tools and passages replace them."""
-        if self.passages is None:
+        if self.hits is None:
             try:
                 reply = client.call_with_tools(request, TOOLS, self.lookups.call)
                 return reply, [_round(r) for r in reply.exchange]
             except providers.ToolsUnsupported:
-                hits = self.corpus.search(self._query(), FALLBACK_PASSAGES)
-                self.passages = [hit["section"] for hit in hits]
+                self.hits = self.corpus.search(self._query(), FALLBACK_PASSAGES)
                 request.user = fill(self.prompt_fields())
         reply = client.call(request)
         return reply, [{"attempts": reply.attempts, "reply": reply.raw, "usage": reply.usage}]
 
     def record(self):
-        out = {"mode": "tools" if self.passages is None else "passages",
+        out = {"mode": "tools" if self.hits is None else "passages",
                "corpus": self.corpus_name, "corpus_sha256": self.corpus.sha256,
                "calls": self.lookups.exchange}
-        if self.passages is not None:
-            out["sections"] = self.passages
+        if self.hits is not None:
+            out["sections"] = [hit["section"] for hit in self.hits]
         return out
 
 

@@ -68,18 +68,25 @@ class Tally:
                     figures[measure][1] += 1
 
     def groups(self, set_order):
-        """The figures of every group, in a fixed order: per set its languages
-        (en, he, ru) and its total, then the total of all sets when there are
-        several. A total is the sum of its parts' counts."""
-        groups = []
-        for set_name in set_order:
-            langs = [lang for lang in LANG_ORDER if (set_name, lang) in self.parts]
-            groups += [((set_name, lang), [self.parts[set_name, lang]]) for lang in langs]
-            groups.append(((set_name, "all"), [self.parts[set_name, lang] for lang in langs]))
-        if len(set_order) > 1:
-            groups.append((("all", "all"), list(self.parts.values())))
-        return [{"set": set_name, "lang": lang, **figures(sum_counts(parts))}
-                for (set_name, lang), parts in groups]
+        """The figures of every group, in the table's order (``group_keys``).
+        A total is the sum of its parts' counts."""
+        return [{"set": set_name, "lang": lang, **figures(sum_counts(
+                    [part for (s, l), part in self.parts.items()
+                     if set_name in ("all", s) and lang in ("all", l)]))}
+                for set_name, lang in group_keys(set_order, self.parts)]
+
+
+def group_keys(set_order, present):
+    """The groups of a results table, in its order: per set its languages
+    (en, he, ru) and its total, then the total of all sets when there are
+    several. ``present`` holds the (set, language) pairs that have answers."""
+    keys = []
+    for set_name in set_order:
+        keys += [(set_name, lang) for lang in LANG_ORDER if (set_name, lang) in present]
+        keys.append((set_name, "all"))
+    if len(set_order) > 1:
+        keys.append(("all", "all"))
+    return keys
 
 
 def new_counts():

@@ -96,16 +96,18 @@ def status_line(result):
 def render_markdown(result):
     gens = result["cross_evaluation"]["generators"]
     lines = ["# Scenario results", "", status_line(result), ""]
-    if context_note(result):
-        lines += [context_note(result), ""]
+    note = context_note(result)
+    if note:
+        lines += [note, ""]
     lines += ["Four scores per cell, 0-3, never combined: A = Accurate, C = Complete, "
               "Ci = Cited, U = Useful; n/a where there was nothing to score.", ""]
     for evaluator in result["cross_evaluation"]["evaluators"]:
         cells = first_cells(result, evaluator)
         lines += [f"## Verified by: {evaluator}", "",
                   f"The evaluator's tokens per answer: {per_answer(result, evaluator)}.", ""]
-        if audit_text(result, evaluator):
-            lines += [audit_text(result, evaluator), ""]
+        audit = audit_text(result, evaluator)
+        if audit:
+            lines += [audit, ""]
         lines += ["| Scenario | " + " | ".join(gens) + " |", "|---|" + "---|" * len(gens)]
         for s in result["scenarios"]:
             row = []
@@ -252,8 +254,9 @@ def per_answer(result, evaluator):
 def render_dashboard(result):
     gens = result["cross_evaluation"]["generators"]
     body = ["<h1>Scenario results</h1>", f'<p class="note">{e(status_line(result))}</p>']
-    if context_note(result):
-        body.append(f"<p>{e(context_note(result))}</p>")
+    note = context_note(result)
+    if note:
+        body.append(f"<p>{e(note)}</p>")
     body.append("<p>Four scores per cell, 0-3, never combined into one number: "
                 + " ".join(badge(d, None).replace("n/a", e(TITLES[d])) for d in DIMENSIONS)
                 + "</p>")
@@ -261,8 +264,9 @@ def render_dashboard(result):
         cells = first_cells(result, evaluator)
         body.append(f"<h2>Verified by: {e(evaluator)}</h2>")
         body.append(f"<p>The evaluator's tokens per answer: {e(per_answer(result, evaluator))}</p>")
-        if audit_text(result, evaluator):
-            body.append(f"<p>{e(audit_text(result, evaluator))}</p>")
+        audit = audit_text(result, evaluator)
+        if audit:
+            body.append(f"<p>{e(audit)}</p>")
         body.append("<table><tr><th>Scenario</th>" + "".join(f"<th>{e(g)}</th>" for g in gens) + "</tr>")
         for s in result["scenarios"]:
             row = [f'<td><span dir="auto">{e(s["id"])}</span></td>']

@@ -1,0 +1,151 @@
+"""The README's path of one published number is the code's: every function the
+paragraph "How one published number is made" names is called when a quarter
+is scored, and scoring calls nothing but those and the helpers listed here,
+each with what it does to the number. A new function on the way to a table
+fails this test until it is named in the README or listed here with its
+reason, so that "no other code" stays a checked claim."""
+
+import json
+import os
+import re
+import sys
+import unittest
+
+from tests.support import ROOT, TOOLS
+
+from evalkit import siteqa
+from evalkit.report import render_markdown
+
+PACKAGE = os.path.join(TOOLS, "evalkit") + os.sep
+QUARTER = os.path.join(ROOT, "Documents", "c4-benchmark", "demo-2026-12")
+
+# The README's path, in its order: (module, function or Class.method).
+PATH = [("siteqa", "score"), ("siteqa", "read_answer"), ("responses", "derive"),
+        ("siteqa", "count"), ("measures", "judge"), ("measures", "correct_facts"),
+        ("textmatch", "contains"), ("siteqa", "make_row"), ("report", "Tally.add"),
+        ("report", "Tally.groups"), ("report", "render_markdown")]
+
+# Functions of the path's modules that the path calls, and what each does to a number.
+HELPERS = {
+    ("siteqa", "load_questions"): "reads the question files, whose facts the rules look for",
+    ("siteqa", "_question_of"): "finds the question a raw line answers",
+    ("siteqa", "_platform_version"): "provenance only: the assistant's version header",
+    ("siteqa", "needs_review"): "whether a person must read the answer (review coverage)",
+    ("siteqa", "RunFacts.__init__"): "provenance only",
+    ("siteqa", "RunFacts.add"): "provenance only",
+    ("siteqa", "provenance"): "provenance only",
+    ("siteqa", "score_quarter"): "the quarter folder's file names, as its MANIFEST gives them",
+    ("siteqa", "path"): "the quarter folder's file names, as its MANIFEST gives them",
+    ("responses", "follow"): "the value at a path of the profile in the body",
+    ("measures", "delivered"): "the other rules judge applies: an answer not delivered fails",
+    ("measures", "in_question_language"): "another rule (its own measure)",
+    ("measures", "right_page_cited"): "another rule (its own measure)",
+    ("measures", "key"): "right_page_cited's page comparison",
+    ("measures", "declined_when_not_on_site"): "another rule (its own measure)",
+    ("measures", "first_decline_phrase"): "the DECLINE list's phrases, in its order",
+    ("measures", "review_flags"): "sends a passing answer to a person; never a verdict",
+    ("measures", "_words"): "whether words have boundaries under the rules in force",
+    ("textmatch", "normalize"): "NFKC, casefold, invisible marks, whitespace: both sides",
+    ("textmatch", "at_word"): "contains's digit and word boundaries",
+    ("textmatch", "_starts_here"): "contains's digit and word boundaries",
+    ("textmatch", "_ends_here"): "contains's digit and word boundaries",
+    ("textmatch", "visible"): "delivered's blank answer",
+    ("textmatch", "script_share"): "in_question_language's letter counts",
+    ("report", "Tally.__init__"): "the empty counts",
+    ("report", "new_counts"): "the empty counts",
+    ("report", "sum_counts"): "a total is the sum of its parts' counts",
+    ("report", "group_keys"): "the table's order of groups",
+    ("report", "figures"): "counts, then rates, as results.json holds them",
+    ("report", "rate"): "passed / applicable, rounded once to 4 places",
+    ("report", "median_ms"): "the median latency column",
+    ("report", "cell"): "a table cell: after review, the mechanical figure in brackets",
+}
+
+# Modules off the path that scoring calls, whole.
+MODULES = {
+    "cases": "checks a question file",
+    "jsonl": "reads JSON and JSON Lines",
+    "reviews": "reads and checks the reviews file",
+    "rulebook": "the rules in force on the quarter's date (the DECLINE list, the text rules)",
+    "urls": "URL normalisation for right_page_cited",
+    "quarter": "provenance only: the sha256 of the input files",
+}
+
+
+def readme_paragraph():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        text = fh.read()
+    start = text.index("How one published number is made")
+    return text[start:text.index("\n\n", start)]
+
+
+def called_while_scoring():
+    """``{(module, function): {its callers}}`` of every function of evalkit
+    that scoring the demo-2026-12 quarter and writing its table calls."""
+    with open(os.path.join(QUARTER, "MANIFEST.json"), encoding="utf-8") as fh:
+        scoring = json.load(fh)["scoring"]
+    called = {}
+
+    def name(frame):
+        # Comprehensions and generator expressions belong to the function around them.
+        while frame is not None and frame.f_code.co_name.startswith("<"):
+            frame = frame.f_back
+        if frame is None or not frame.f_code.co_filename.startswith(PACKAGE):
+            return None
+        code = frame.f_code
+        owner = type(frame.f_locals["self"]).__name__ + "." if "self" in frame.f_locals else ""
+        return os.path.basename(code.co_filename)[:-3], owner + code.co_name
+
+    def profile(frame, event, arg):
+        if event == "call" and not frame.f_code.co_name.startswith("<"):
+            callee = name(frame)
+            if callee:
+                called.setdefault(callee, set()).add(name(frame.f_back))
+
+    sys.setprofile(profile)
+    try:
+        render_markdown(siteqa.score_quarter(QUARTER, scoring))
+    finally:
+        sys.setprofile(None)
+    return called
+
+
+class NumberPath(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.called = called_while_scoring()
+
+    def test_the_readme_names_the_path_in_its_order(self):
+        named = re.findall(r"`([\w.]+)`", readme_paragraph())
+        places = []
+        for module, function in PATH:
+            spelled = [i for i, name in enumerate(named) if name in (f"{module}.{function}", function)]
+            self.assertTrue(spelled, f"the README's path does not name {module}.{function}")
+            places.append(spelled[0])
+        self.assertEqual(places, sorted(places), "the README names the path in another order")
+
+    def test_every_function_of_the_path_is_called(self):
+        for step in PATH:
+            self.assertIn(step, self.called, f"{step} is on the README's path but not called")
+
+    def test_scoring_calls_nothing_else(self):
+        self.assertEqual(unlisted(self.called, HELPERS), [],
+                         "name it on the README's path or list it in HELPERS")
+
+    def test_the_check_sees_an_unlisted_function(self):
+        helpers = {key: why for key, why in HELPERS.items() if key != ("textmatch", "at_word")}
+        self.assertEqual(unlisted(self.called, helpers),
+                         ["textmatch.at_word (called by ['textmatch.contains'])"])
+
+
+def unlisted(called, helpers):
+    """The functions scoring called that are neither on the path nor listed."""
+    return sorted(f"{module}.{function} (called by "
+                  f"{sorted('.'.join(caller) for caller in callers if caller)})"
+                  for (module, function), callers in called.items()
+                  if (module, function) not in PATH and (module, function) not in helpers
+                  and module not in MODULES)
+
+
+if __name__ == "__main__":
+    unittest.main()

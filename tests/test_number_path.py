@@ -119,7 +119,8 @@ class NumberPath(unittest.TestCase):
         named = re.findall(r"`([\w.]+)`", readme_paragraph())
         places = []
         for module, function in PATH:
-            spelled = [i for i, name in enumerate(named) if name in (f"{module}.{function}", function)]
+            spelled = [i for i, name in enumerate(named)
+                       if name in (f"{module}.{function}", function)]
             self.assertTrue(spelled, f"the README's path does not name {module}.{function}")
             places.append(spelled[0])
         self.assertEqual(places, sorted(places), "the README names the path in another order")

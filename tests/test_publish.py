@@ -72,6 +72,32 @@ class Reproduce(unittest.TestCase):
         self.assertEqual(code, 1)
         self.assertIn("differs    extra.txt (not in MANIFEST.json)", out)
 
+    def test_inputs_the_scorer_refuses_are_not_reproduced(self):
+        # The files match the manifest (it was rewritten to agree), but the
+        # reviews file is one score.py refuses: the published results do not
+        # follow from the published inputs, which is a verdict on the quarter
+        # (exit 1), not a failure to start.
+        reviews = os.path.join(self.folder, "reviews-demo.json")
+        with open(reviews, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        doc["reviews"][0]["reason"] = "TODO"
+        with open(reviews, "w", encoding="utf-8") as fh:
+            json.dump(doc, fh)
+        manifest_path = os.path.join(self.folder, "MANIFEST.json")
+        with open(manifest_path, encoding="utf-8") as fh:
+            manifest = json.load(fh)
+        manifest["files"]["reviews-demo.json"].update(
+            sha256=sha256_file(reviews), bytes=os.path.getsize(reviews))
+        with open(manifest_path, "w", encoding="utf-8") as fh:
+            json.dump(manifest, fh)
+        code, out, err = call_main(reproduce, [self.folder])
+        self.assertEqual(code, 1)
+        self.assertIn("verified   reviews-demo.json", out)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertIn("cannot re-score", err)
+        self.assertIn("reviews-demo.json", err)
+        self.assertIn("TODO", err)
+
     def test_no_manifest(self):
         os.unlink(os.path.join(self.folder, "MANIFEST.json"))
         code, _, err = call_main(reproduce, [self.folder])

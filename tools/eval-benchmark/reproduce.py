@@ -13,8 +13,10 @@ file: ``verified`` / ``identical`` or ``differs``; where an output differs, the
 first lines of a unified diff.
 No network, no keys; nothing is written outside the temporary folder.
 
-Exit codes: 0 every file verified and identical; 1 something differs;
-2 could not start (no folder, no or bad manifest).
+Exit codes: 0 every file verified and identical; 1 something differs, or
+the published inputs are ones the scorer refuses (the results cannot follow
+from them: a verdict on the quarter, named in one line); 2 could not start
+(no folder, no or bad manifest).
 """
 
 import difflib

@@ -156,6 +156,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(200, b'{"reply": {"text": "hello"}}')
         if mode == "empty":
             return self._send(200, b'{"answer": "  ", "sources": []}')
+        if mode == "invisible":  # a zero-width space and a right-to-left mark: blank
+            return self._send(200, b'{"answer": "\\u200b \\u200f", "sources": []}')
         if mode == "oversized":
             return self._send(200, b'{"answer": "' + b"x" * (server.big) + b'"}')
         if mode == "not_utf8":

@@ -249,7 +249,7 @@ class Failures(RunTestCase):
         self.assertEqual((code, [a["error"] for a in line["attempts"]]), (1, ["HTTP 503"] * 2))
 
     def test_no_retry_for_a_bad_answer(self):
-        for mode in ("invalid_json", "wrong_shape", "empty", "not_utf8"):
+        for mode in ("invalid_json", "wrong_shape", "empty", "invisible", "not_utf8"):
             with self.subTest(mode=mode):
                 if os.path.exists(self.out):
                     os.unlink(self.out)

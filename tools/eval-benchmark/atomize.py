@@ -55,6 +55,7 @@ from evalkit.jsonl import iter_jsonl  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
 from evalkit.responses import answer_text  # noqa: E402
 from evalkit.scenarios import load_scenarios  # noqa: E402
+from evalkit.textmatch import visible  # noqa: E402
 
 PROG = "atomize.py"
 MAX_PROBLEMS_SHOWN = 12
@@ -107,7 +108,7 @@ def answers_to_atomize(raw_path, limit):
         if line.get("suite") != "scenario":
             raise BadInput(f"{where}: suite {line.get('suite')!r}: atomize.py reads scenario answers")
         text = answer_text(target, line.get("response"))
-        if text is None or not text.strip():
+        if text is None or not visible(text):
             missing.append(line["id"])
             continue
         out.append((where, line, text))

@@ -32,8 +32,9 @@ and its question asked again. OUT written for another question file (another
 sha256) is refused.
 
 --retry-failed asks again, once, exactly the questions whose request failed
-(no HTTP 200 on any attempt: an outage, a wrong endpoint), never one that was
-answered, however badly: the rubric's "no retries for a better answer" holds.
+(no HTTP 200 on any attempt: an outage, a wrong endpoint), as the first time
+(one request, and one retry if it fails: at most four requests to a question
+in all), never one that was answered, however badly: the rubric's "no retries for a better answer" holds.
 The new line replaces the old one and keeps its attempts first in
 ``attempts``, its response in ``earlier_responses`` and ``"redone": true``;
 a redone question is never asked a third time.
@@ -69,6 +70,7 @@ from evalkit.providers.manual import load_collection  # noqa: E402
 from evalkit.responses import derive  # noqa: E402
 from evalkit.scenarios import load_scenarios, user_text  # noqa: E402
 from evalkit.target import DEFAULT_PROFILE, build_request, load_profile  # noqa: E402
+from evalkit.textmatch import visible  # noqa: E402
 
 PROG = "run.py"
 # Passages of the code given to a generator with --context corpus: a
@@ -165,11 +167,14 @@ def ask(profile, url, question, widget_key, timeout, retry_pause, cap):
 
 
 def delivered(line):
+    """Whether the line delivered an answer, as score.py's newest rules say:
+    HTTP 200 (or collected by hand) and an answer with a visible character
+    (textmatch.visible: white space and zero-width marks alone are blank)."""
     response = line.get("response") or {}
     answer = (line.get("derived") or {}).get("answer")
     manual = (line.get("target") or {}).get("kind") == "manual"
     return (manual or response.get("status") == 200) and isinstance(answer, str) \
-        and answer.strip() != ""
+        and visible(answer)
 
 
 def check_line(where, line, sha256):
@@ -317,7 +322,7 @@ def model_mode(args, cases):
                     "derived": {"answer": None, "problem": str(exc)}, "usage": None}
         response = {"status": 200, "body": reply.raw, "body_base64": None, "truncated": False,
                     "model": reply.model, "stop": reply.stop, "cut_off": reply.truncated}
-        problem = None if reply.text.strip() else (reply.problem or "empty answer")
+        problem = None if visible(reply.text) else (reply.problem or "empty answer")
         return {"request": request, "attempts": reply.attempts, "response": response,
                 "derived": {"answer": reply.text or None, "problem": problem},
                 "usage": reply.usage}

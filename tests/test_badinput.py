@@ -27,7 +27,7 @@ AI = os.path.join(FIXTURES, "ai")
 CLOSED = "http://127.0.0.1:9/api/query"   # nothing listens; no request is ever made here
 
 FUZZ_CASES = 5000
-CORPUS_SIZE = 88    # malformed files in the corpus below; the README quotes this figure
+CORPUS_SIZE = 91    # malformed files in the corpus below; the README quotes this figure
 FUZZ_SEED = 20261129
 
 
@@ -144,8 +144,12 @@ class Corpus(unittest.TestCase):
             "run.tool a list": good[0].replace(b'"tool":"worked-example"', b'"tool":["x"]'),
             "platform version a list": good[0].replace(b'"x-assistant-version":"mini-assistant 2.3"',
                                                        b'"x-assistant-version":["2.3"]'),
+            "sources path a number": good[0].replace(b'"sources":"sources"', b'"sources":1'),
+            "grounded path a list": good[0].replace(b'"grounded":"grounded"', b'"grounded":["x"]'),
+            "source_url path a number": good[0].replace(b'"source_url":"url"', b'"source_url":1'),
         }
-        for label in ("run.tool a list", "platform version a list"):
+        for label in ("run.tool a list", "platform version a list", "sources path a number",
+                      "grounded path a list", "source_url path a number"):
             self.assertNotEqual(raw_cases[label], good[0], label)
         for label, data in raw_cases.items():
             path = self.write("raw-bad.jsonl", data)
@@ -182,7 +186,7 @@ class PathsThatCannotBeWritten(unittest.TestCase):
     """An output under a file, or a folder where a file should be: one line
     that names the path, exit 2, and nothing asked."""
 
-    def test_run_and_ai_eval(self):
+    def test_run_ai_eval_and_score(self):
         with tempfile.TemporaryDirectory() as tmp:
             blocker = os.path.join(tmp, "a-file")
             with open(blocker, "w", encoding="utf-8") as fh:
@@ -196,6 +200,10 @@ class PathsThatCannotBeWritten(unittest.TestCase):
                     ("run.py, OUT under a file", run,
                      [QUESTIONS, os.path.join(blocker, "o.jsonl"), "--endpoint", CLOSED], blocker),
                     ("run.py, OUT a folder", run, [QUESTIONS, tmp, "--endpoint", CLOSED], tmp),
+                    ("score.py, --out a folder", score, [QUESTIONS, RAW, "--out", tmp], tmp),
+                    ("score.py, --json in no folder", score,
+                     [QUESTIONS, RAW, "--json", os.path.join(tmp, "no", "r.json")],
+                     os.path.join(tmp, "no", "r.json")),
                     ("ai_eval.py, --raw a folder", ai_eval, intake + [tmp], tmp),
                     ("ai_eval.py, --raw under a file", ai_eval,
                      intake + [os.path.join(blocker, "r.raw.jsonl")], blocker)):
@@ -206,6 +214,38 @@ class PathsThatCannotBeWritten(unittest.TestCase):
                     self.assertNotIn("Traceback", err)
                     self.assertIn(named, err)
 
+
+
+class ReviewsWrittenByHand(unittest.TestCase):
+    """A reviews file is typed by a person: what a JSON parser would let
+    through silently is refused, naming the file."""
+
+    def test_slips_a_parser_would_let_through(self):
+        with open(REVIEWS, encoding="utf-8") as fh:
+            text = fh.read()
+        entry = json.loads(text)["reviews"][0]
+        reason = json.dumps(entry["reason"])
+        value = json.dumps(entry["value"])
+        cases = {
+            "a value given twice": (text.replace(f'"value": {value}',
+                                                 f'"value": {value}, "value": {json.dumps(not entry["value"])}', 1),
+                                    "'value' is given twice"),
+            "a reason across a Unicode line separator": (
+                text.replace(reason, reason[:-1] + '\\u2028more"', 1), "reason must be one line"),
+            "format 1.0": (text.replace('"format": 1', '"format": 1.0', 1), "format 1"),
+        }
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "reviews-by-hand.json")
+            for label, (data, said) in cases.items():
+                with self.subTest(label):
+                    self.assertNotEqual(data, text)
+                    with open(path, "w", encoding="utf-8") as fh:
+                        fh.write(data)
+                    code, _, err = call_main(score, [QUESTIONS, RAW, "--reviews", path])
+                    self.assertEqual(code, 2, err)
+                    self.assertEqual(len(err.splitlines()), 1, err)
+                    self.assertIn("reviews-by-hand.json", err)
+                    self.assertIn(said, err)
 
 def mutate(rng, data):
     data = bytearray(data)

@@ -31,11 +31,24 @@ def _finite_float(text):
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
 
 
-def _parse(text):
+def _object_of_unique_keys(pairs):
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise ValueError(f"the key {twice!r} is given twice in one object")
+    return value
+
+
+_UNIQUE_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float,
+                                   object_pairs_hook=_object_of_unique_keys)
+
+
+def _parse(text, decoder=_DECODER):
     """json.loads with NaN, Infinity and 1e999 refused."""
     if text.startswith("\ufeff"):  # what json.loads says of it
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-    return _DECODER.decode(text)
+    return decoder.decode(text)
 
 
 def loads(text, where):
@@ -78,18 +91,20 @@ def read_file(path):
     return data, text
 
 
-def read_json(path):
+def read_json(path, unique_keys=False):
     """A whole JSON file (question sets, reviews, profiles)."""
-    return read_json_sha(path)[0]
+    return read_json_sha(path, unique_keys)[0]
 
 
-def read_json_sha(path):
-    """``(value, sha256 of the bytes on disk)`` of a whole JSON file."""
+def read_json_sha(path, unique_keys=False):
+    """``(value, sha256 of the bytes on disk)`` of a whole JSON file. With
+    ``unique_keys`` a key given twice in one object is refused (a file people
+    write by hand, where the second ``"value"`` would silently win)."""
     data, text = read_file(path)
     sha256 = hashlib.sha256(data).hexdigest()
     del data  # not held while the text is parsed: a question file's bytes are 30 MB at 100,000
     try:
-        value = _parse(text)
+        value = _parse(text, _UNIQUE_DECODER if unique_keys else _DECODER)
     except RecursionError:
         raise BadInput(f"{path}: JSON nested too deeply") from None
     except json.JSONDecodeError as exc:
@@ -139,7 +154,9 @@ def dumps_file(obj):
 
 
 def write_atomic(path, text):
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
+    """Write ``text`` to ``path`` through a temporary file and a rename. A
+    path that cannot be written is refused naming it, never the temporary
+    file the user did not ask for."""
     folder = os.path.dirname(os.path.abspath(path))
     tmp = os.path.join(folder, f".{os.path.basename(path)}.tmp{os.getpid()}")
     try:
@@ -148,12 +165,22 @@ def write_atomic(path, text):
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise BadInput(f"{path}: {_cannot_write(path, folder, exc)}") from None
         raise
+
+
+def _cannot_write(path, folder, exc):
+    if os.path.isdir(path):
+        return "is a folder, not a file"
+    if not os.path.isdir(folder):
+        return "no such folder"
+    return f"cannot write it ({exc.strerror or type(exc).__name__})"
 
 
 class LineWriter:

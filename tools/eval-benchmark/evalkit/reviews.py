@@ -7,7 +7,8 @@ kept beside the reviewed ones; report.py shows both.
 
 Refused: unknown ids or measures, a measure that does not apply to the
 question, an empty or multi-line reason, two entries for one id and measure, a
-faulty question that also has verdict entries, a value that is not a boolean.
+faulty question that also has verdict entries, a value that is not a boolean,
+a key given twice in one entry (the second would silently win).
 """
 
 from . import BadInput
@@ -23,8 +24,8 @@ def load_reviews(path, questions_by_id):
     Every entry is checked before anything is refused, and the refusal names
     every problem at once, each with the entries that have it, so that a
     reviewer mends the whole file in one go."""
-    doc = read_json(path)
-    if not isinstance(doc, dict) or doc.get("format") != 1 or isinstance(doc.get("format"), bool):
+    doc = read_json(path, unique_keys=True)
+    if not isinstance(doc, dict) or type(doc.get("format")) is not int or doc["format"] != 1:
         raise BadInput(f"{path}: a reviews file is an object with format 1 and a reviews list")
     extra = sorted(set(doc) - {"format", "reviews"})
     if extra:
@@ -69,7 +70,7 @@ def _add_entry(out, entry, index, questions_by_id):
     reason = entry.get("reason")
     if not isinstance(reason, str) or not reason.strip():
         bad("reason must be a non-empty line")
-    if "\n" in reason or "\r" in reason:
+    if reason.splitlines() != [reason]:  # every line break Unicode has, U+2028 too
         bad("reason must be one line")
     if reason.strip().upper() == "TODO":
         bad("reason is still TODO (write what you read)")

@@ -138,9 +138,10 @@ REVIEWS FILE (reviews-{quarter}.json, format 1): one JSON object
                     declined_when_not_on_site; it must apply to the question)
     {"id": ..., "faulty": true, "reason": ...}
                     leaves the question out of every score, listed with its reason
-  reason is one non-empty line. Unknown ids or measures, a measure that does not
-  apply, two entries for the same id and measure, or a faulty question with
-  verdict entries are refused."""
+  reason is one non-empty line (no line break of any kind). Unknown ids or
+  measures, a measure that does not apply, two entries for the same id and
+  measure, a faulty question with verdict entries, and a key given twice in one
+  entry are refused."""
 
 RESULTS = """\
 RESULTS (results.json, indent 2, sorted keys)

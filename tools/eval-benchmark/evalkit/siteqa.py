@@ -72,6 +72,9 @@ def read_answer(line, where):
     spec = target.get("response") if isinstance(target, dict) else None
     if not isinstance(spec, dict) or not isinstance(spec.get("answer"), str):
         bad("no target.response.answer: cannot tell where the answer is in the body")
+    for key in ("sources", "source_url", "grounded"):
+        if not isinstance(spec.get(key), (str, type(None))):
+            bad(f"target.response.{key} must be a path in the body (a string) or absent")
     attempts = line.get("attempts")
     if not isinstance(attempts, list) or not attempts or \
             not all(isinstance(attempt, dict) for attempt in attempts):

@@ -100,7 +100,9 @@ def render_markdown(result):
     if note:
         lines += [note, ""]
     lines += ["Four scores per cell, 0-3, never combined: A = Accurate, C = Complete, "
-              "Ci = Cited, U = Useful; n/a where there was nothing to score.", ""]
+              "Ci = Cited, U = Useful; n/a where there was nothing to score (no atom, "
+              "or for Accurate, with lookups, no factual atom resting on a section of "
+              "the code: the unverified are left out).", ""]
     for evaluator in result["cross_evaluation"]["evaluators"]:
         cells = first_cells(result, evaluator)
         lines += [f"## Verified by: {evaluator}", "",

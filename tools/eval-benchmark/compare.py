@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from evalkit import BadInput, cli, siteqa  # noqa: E402
 from evalkit.jsonl import iter_jsonl  # noqa: E402
 from evalkit.measures import MEASURES, TITLES  # noqa: E402
-from evalkit.quarter import load_manifest  # noqa: E402
+from evalkit.quarter import load_manifest, plain_name, shown  # noqa: E402
 from evalkit.report import group_keys  # noqa: E402
 from evalkit.stats import mcnemar_exact, smallest_detectable  # noqa: E402
 
@@ -60,8 +60,10 @@ def load_run(path, questions, bench):
         for number, line in iter_jsonl(path):
             run = line.get("run") if isinstance(line.get("run"), dict) else {}
             name = run.get("cases_file")
-            if not isinstance(name, str) or os.path.basename(name) != name:
-                raise BadInput(f"{path}:{number}: no usable run.cases_file; pass --questions")
+            if not plain_name(name):
+                raise BadInput(f"{path}:{number}: run.cases_file {shown(name)} is not a plain "
+                               "file name (a question file beside the others, in --bench); "
+                               "pass --questions")
             names.add(name)
         files = [os.path.join(bench, name) for name in sorted(names)]
     return f"{path} (mechanical)", siteqa.score(files, [path])

@@ -29,8 +29,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from evalkit import VERSION, BadInput, cli, siteqa  # noqa: E402
 from evalkit.jsonl import dumps_file, iter_jsonl, write_atomic  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
-from evalkit.quarter import (check_quarter, describe, history, role_of,  # noqa: E402
-                             scoring_inputs, sha256_file)
+from evalkit.quarter import (SHA256, check_quarter, describe, history,  # noqa: E402
+                             plain_name, role_of, scoring_inputs, sha256_file, shown)
 
 PROG = "publish.py"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -62,10 +62,13 @@ def gather(work, bench, quarter, staging):
         for number, line in iter_jsonl(os.path.join(work, raw)):
             run = line.get("run") if isinstance(line.get("run"), dict) else {}
             name, sha = run.get("cases_file"), run.get("cases_sha256")
-            if not isinstance(name, str) or os.path.basename(name) != name or \
+            if not plain_name(name) or \
                     not name.startswith("questions-") or not name.endswith(".json"):
-                raise BadInput(f"{work}/{raw}:{number}: run.cases_file {name!r} is not a "
+                raise BadInput(f"{work}/{raw}:{number}: run.cases_file {shown(name)} is not a "
                                "question file name")
+            if not isinstance(sha, str) or not SHA256.fullmatch(sha):
+                raise BadInput(f"{work}/{raw}:{number}: run.cases_sha256 {shown(sha)} is not "
+                               "the sha256 of a question file (64 hex digits)")
             questions.setdefault(name, set()).add(sha)
         shutil.copyfile(os.path.join(work, raw), os.path.join(staging, raw))
         names.append(raw)

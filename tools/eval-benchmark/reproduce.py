@@ -9,8 +9,9 @@ files, raw files, reviews, history, DECLINE list date) into a temporary
 folder, and compares each output with the published one (the results pages:
 index.html, and from the rules of 2026-12-01 index.he.html and index.ru.html;
 an output the scorer writes that the manifest lacks differs too). One line per
-file: ``verified`` / ``identical`` or ``differs``; where an output differs, the
-first lines of a unified diff.
+file: ``verified`` / ``identical`` or ``differs`` (a file missing, or a folder
+in its place, differs too); where an output differs, the first lines of a
+unified diff.
 No network, no keys; nothing is written outside the temporary folder.
 
 Exit codes: 0 every file verified and identical; 1 something differs, or
@@ -51,16 +52,31 @@ def check_inputs(folder, listed):
             ok = False
     for name in sorted(n for n, e in listed.items() if e["role"] == "input"):
         path = os.path.join(folder, name)
-        if not os.path.exists(path):
-            lines.append(f"differs    {name} (missing)")
+        problem = not_a_file(path)
+        if problem:
+            lines.append(f"differs    {name} ({problem})")
             ok = False
         elif sha256_file(path) != listed[name]["sha256"] or \
-                os.path.getsize(path) != listed[name].get("bytes"):
+                os.path.getsize(path) != listed[name]["bytes"]:
             lines.append(f"differs    {name} (input does not match MANIFEST.json)")
             ok = False
         else:
             lines.append(f"verified   {name}")
     return lines, ok
+
+
+def not_a_file(path):
+    """Why ``path`` cannot be compared (missing, a folder, unreadable), or None."""
+    if os.path.isdir(path):
+        return "a folder, not a file"
+    if not os.path.exists(path):
+        return "missing"
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or type(exc).__name__}"
+    return None
 
 
 def compare_output(folder, fresh_folder, name, entry):
@@ -71,8 +87,9 @@ def compare_output(folder, fresh_folder, name, entry):
         return [f"differs    {name} (the scorer no longer writes it)"], False
     with open(fresh, "rb") as fh:
         new = fh.read()
-    if not os.path.exists(published):
-        return [f"differs    {name} (missing)"], False
+    problem = not_a_file(published)
+    if problem:
+        return [f"differs    {name} ({problem})"], False
     with open(published, "rb") as fh:
         old = fh.read()
     if new == old and sha256_file(published) == entry["sha256"]:
@@ -90,10 +107,17 @@ def reproduce_command(args):
     lines, ok = check_inputs(folder, listed)
     with tempfile.TemporaryDirectory(prefix="reproduce-") as tmp:
         try:
-            written = siteqa.write_outputs(siteqa.score_quarter(folder, manifest["scoring"]), tmp)
+            result = siteqa.score_quarter(folder, manifest["scoring"])
+        except OSError as exc:
+            # An input that is not a readable file (named among the lines
+            # above): a verdict on the quarter, as an input the scorer refuses.
+            return cannot_rescore(lines, folder, cli.describe_os_error(exc))
         except BadInput as exc:
-            print("\n".join(lines))
-            return cli.fail(PROG, f"cannot re-score {folder}: {one_line(exc)}", code=1)
+            return cannot_rescore(lines, folder, exc)
+        try:
+            written = siteqa.write_outputs(result, tmp)
+        except BadInput as exc:
+            return cannot_rescore(lines, folder, exc)
         for name in sorted(n for n, e in listed.items() if e["role"] == "output"):
             more, same = compare_output(folder, tmp, name, listed[name])
             lines += more
@@ -109,6 +133,12 @@ def reproduce_command(args):
                                    "NOT reproduced: see the lines marked differs"),
           file=sys.stderr)
     return 0 if ok else 1
+
+
+def cannot_rescore(lines, folder, reason):
+    """Exit 1: the lines so far, and why the folder's inputs give no results."""
+    print("\n".join(lines))
+    return cli.fail(PROG, f"cannot re-score {folder}: {one_line(reason)}", code=1)
 
 
 def main(argv=None) -> int:

@@ -6,13 +6,18 @@ answers, the reviews, the results (results.md, results.json, index.html and,
 from the rules of 2026-12-01, index.he.html and index.ru.html) and
 MANIFEST.json, which records:
 
-  format            2
+  format            2 (the whole number: not 2.0, not true)
   quarter           the folder's name
-  files             {name: {sha256, bytes, role}}; role is input (questions,
-                    raw answers, reviews, history) or output (what score.py writes)
-  scoring           the scoring inputs, as file names in the folder:
-                    questions [..], raw [..], reviews (or null), history (or
-                    null), and decline_as_of, the date of the rules to score
+  files             {name: {sha256, bytes, role}}: a plain file name; sha256,
+                    64 lower-case hex digits; bytes, a whole number; role is
+                    input (questions, raw answers, reviews, history) or output
+                    (what score.py writes)
+  scoring           the scoring inputs, as file names in the folder, each an
+                    input of files: questions [..] and raw [..] (lists of
+                    questions-*.json and raw-*.jsonl, at least one each),
+                    reviews (reviews-*.json or null), history (history.json or
+                    null), and decline_as_of, the date (YYYY-MM-DD, on or after
+                    the first rules) of the rules to score
                     with (the DECLINE list and the text rules: evalkit/rulebook.py;
                     the name is the list's, the first dated rule); reproduce
                     scores these again (evalkit/siteqa.py), nothing else
@@ -32,12 +37,13 @@ it names the scorer's commit, which an auditor's checkout need not share.
 """
 
 import hashlib
-import json
 import os
 import re
 
 from . import BadInput
-from .jsonl import read_json
+from .jsonl import read_json, read_json_sha
+from .measures import MEASURES
+from .rulebook import check_date
 
 QUARTER = re.compile(r"^(?:\d{4}-Q[1-4]|[a-z0-9][a-z0-9-]{0,39})$")
 SERIES = re.compile(r"^\d{4}-Q[1-4]$")  # the quarters of the series, not demo or trial runs
@@ -45,6 +51,29 @@ SERIES = re.compile(r"^\d{4}-Q[1-4]$")  # the quarters of the series, not demo o
 # Russian only from the rules of 2026-12-01 (evalkit/htmlpage.py); a quarter
 # scored under older rules has index.html alone.
 OUTPUTS = ("results.md", "results.json", "index.html", "index.he.html", "index.ru.html")
+SHA256 = re.compile(r"[0-9a-f]{64}")
+# The scoring inputs of a manifest: (key, list or one name, the names' start and end).
+SCORING = (("questions", list, "questions-", ".json"), ("raw", list, "raw-", ".jsonl"),
+           ("reviews", str, "reviews-", ".json"), ("history", str, "history", ".json"))
+
+
+def whole_number(value):
+    """True for an int that is not a bool: a format number, a count. JSON's
+    2.0 is a float and true a bool, though Python finds them equal to 2 and 1."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def plain_name(name):
+    """True for a file name that stays in its folder: text, no folder part,
+    not empty, not . or .., no NUL character."""
+    return isinstance(name, str) and name not in ("", ".", "..") and "\0" not in name \
+        and os.path.basename(name) == name
+
+
+def shown(value, limit=60):
+    """``repr(value)``, cut short for a message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def check_quarter(name):
@@ -100,42 +129,67 @@ def scoring_inputs(folder_files, quarter):
 
 def load_manifest(folder):
     """MANIFEST.json of a quarter folder, checked before anything is read:
-    every file a plain name in the folder, every scoring input a file of the
-    manifest (evalkit/quarter.py has the fields)."""
+    every field reproduce.py and compare.py read has the type this module's
+    docstring gives it, every file a plain name in the folder, every scoring
+    input a file of the manifest. The one place of the manifest's type rules."""
     path = os.path.join(folder, "MANIFEST.json")
     if not os.path.isdir(folder):
+        if os.path.exists(folder):
+            raise BadInput(f"{folder}: is a file, not a quarter folder")
         raise BadInput(f"{folder}: no such folder")
     manifest = read_json(path)
-    if not isinstance(manifest, dict) or manifest.get("format") != 2:
-        raise BadInput(f"{path}: not a format-2 manifest (a quarter published before tools "
-                       "0.2.0 is republished with publish.py --force)")
+    if not isinstance(manifest, dict):
+        raise BadInput(f"{path}: not a format-2 manifest: a manifest is a JSON object")
+    fmt = manifest.get("format")
+    if not whole_number(fmt) and isinstance(fmt, (int, float)):
+        raise BadInput(f"{path}: format {shown(fmt)}: a format number is a whole number (2)")
+    if fmt != 2:
+        raise BadInput(f"{path}: format {shown(fmt)}: not a format-2 manifest (a quarter "
+                       "published before tools 0.2.0 is republished with publish.py --force)")
     files = manifest.get("files")
     if not isinstance(files, dict) or not files:
         raise BadInput(f"{path}: files is required")
     for name, entry in files.items():
-        if os.path.basename(name) != name or name.startswith(".") or not isinstance(entry, dict) \
+        if not plain_name(name) or name.startswith(".") or not isinstance(entry, dict) \
                 or entry.get("role") not in ("input", "output") \
-                or not isinstance(entry.get("sha256"), str):
-            raise BadInput(f"{path}: files.{name}: needs sha256 and role input/output, "
-                           "and a plain file name")
+                or not isinstance(entry.get("sha256"), str) \
+                or not SHA256.fullmatch(entry["sha256"]) \
+                or not whole_number(entry.get("bytes")) or entry["bytes"] < 0:
+            raise BadInput(f"{path}: files.{name}: needs sha256 (64 hex digits), bytes (a whole "
+                           "number) and role input/output, and a plain file name")
     check_scoring(manifest.get("scoring"), files, path)
     return manifest
 
 
 def check_scoring(scoring, files, path):
-    def bad(reason):
-        raise BadInput(f"{path}: scoring: {reason}")
-
     if not isinstance(scoring, dict) or \
             sorted(scoring) != ["decline_as_of", "history", "questions", "raw", "reviews"]:
-        bad("needs questions, raw, reviews, history and decline_as_of")
-    named = list(scoring["questions"]) + list(scoring["raw"]) + \
-        [scoring[key] for key in ("reviews", "history") if scoring[key] is not None]
-    for name in named:
-        if not isinstance(name, str) or files.get(name, {}).get("role") != "input":
-            bad(f"{name!r} is not an input file of the manifest")
-    if not isinstance(scoring["decline_as_of"], str):
-        bad("decline_as_of must be a date")
+        raise BadInput(f"{path}: scoring needs questions, raw, reviews, history and "
+                       "decline_as_of, and nothing else")
+    for key, kind, start, end in SCORING:
+        value = scoring[key]
+        if kind is list:
+            if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+                raise BadInput(f"{path}: scoring.{key} must be a list of file names")
+            if not value:
+                raise BadInput(f"{path}: scoring.{key} must name at least one file")
+            names = value
+        elif value is None:
+            continue
+        elif not isinstance(value, str):
+            raise BadInput(f"{path}: scoring.{key} must be a file name or null")
+        else:
+            names = [value]
+        for index, name in enumerate(names):
+            place = f"scoring.{key}[{index}]" if kind is list else f"scoring.{key}"
+            if files.get(name, {}).get("role") != "input":
+                raise BadInput(f"{path}: {place}: {shown(name)} is not an input file of the "
+                               "manifest")
+            if not (name.startswith(start) and name.endswith(end)):
+                raise BadInput(f"{path}: {place}: {shown(name)} is not a {start}*{end} file")
+            if names.index(name) != index:
+                raise BadInput(f"{path}: {place}: {shown(name)} is named twice")
+    check_date(scoring["decline_as_of"], f"{path}: scoring.decline_as_of")
 
 
 def history(bench, quarter):
@@ -157,13 +211,52 @@ def history(bench, quarter):
                 not os.path.exists(os.path.join(folder, "MANIFEST.json")) or \
                 not os.path.exists(results):
             continue
-        with open(results, encoding="utf-8") as fh:
-            doc = json.load(fh)
-        groups = [{"set": g["set"], "lang": g["lang"],
-                   "figures": {m: {"passed": g[m]["passed"], "applicable": g[m]["applicable"]}
-                               for m in doc["measures"]}}
-                  for g in doc["groups"] if g["lang"] == "all"]
-        entries.append({"quarter": name, "results_sha256": sha256_file(results), "groups": groups})
+        doc, sha256 = read_json_sha(results)
+        entries.append({"quarter": name, "results_sha256": sha256,
+                        "groups": overall_figures(doc, results)})
     if not entries:
         return None
     return {"format": 1, "quarters": entries}
+
+
+def overall_figures(doc, path):
+    """The overall groups (lang all) of an earlier quarter's results.json,
+    checked first: ``[{set, lang, figures: {measure: {passed, applicable}}}]``."""
+    def bad(place, reason):
+        raise BadInput(f"{path}: {place}: {reason} (an earlier quarter's results, read for "
+                       "the trend of this one)")
+
+    if not isinstance(doc, dict):
+        bad("the whole file", "not a results file: a JSON object with format, measures "
+                              "and groups")
+    if not whole_number(doc.get("format")) or doc["format"] != 1:
+        bad("format", f"{shown(doc.get('format'))} is not 1")
+    measures = doc.get("measures")
+    if not isinstance(measures, list) or not all(isinstance(m, str) for m in measures):
+        bad("measures", "must be a list of measure names")
+    for measure in MEASURES:
+        if measure not in measures:
+            bad("measures", f"{measure} is missing")
+    groups = doc.get("groups")
+    if not isinstance(groups, list):
+        bad("groups", "must be a list")
+    out = []
+    for index, group in enumerate(groups):
+        place = f"groups[{index}]"
+        if not isinstance(group, dict):
+            bad(place, "must be an object")
+        for key in ("set", "lang"):
+            if not isinstance(group.get(key), str):
+                bad(f"{place}.{key}", "must be text")
+        if group["lang"] != "all":
+            continue
+        for measure in measures:
+            figure = group.get(measure)
+            if not isinstance(figure, dict) or not all(
+                    whole_number(figure.get(key)) and figure[key] >= 0
+                    for key in ("passed", "applicable")):
+                bad(f"{place}.{measure}", "needs passed and applicable counts")
+        out.append({"set": group["set"], "lang": group["lang"],
+                    "figures": {m: {"passed": group[m]["passed"],
+                                    "applicable": group[m]["applicable"]} for m in measures}})
+    return out

@@ -15,6 +15,7 @@ results scored under older rules still name the version whose output they
 are byte for byte.
 """
 
+import datetime
 import re
 
 from . import BadInput
@@ -117,7 +118,9 @@ DECLINE = (
     )),
 )
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# ASCII digits only, the whole text: \d would take other scripts' digits, and
+# $ a trailing newline.
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def change_dates():
@@ -157,11 +160,23 @@ def rules_as_of(as_of=None):
     The DECLINE phrases of every language apply to every answer: a decline in
     the wrong language is still a decline, and the language measure catches
     the language."""
-    dates = change_dates()
     if as_of is None:
-        as_of = dates[-1]
-    if not isinstance(as_of, str) or not _DATE.match(as_of):
-        raise BadInput(f"--rules-as-of {as_of!r}: give a date as YYYY-MM-DD")
-    if as_of < dates[0]:
-        raise BadInput(f"--rules-as-of {as_of}: the rules begin on {dates[0]}")
-    return Rules(as_of)
+        as_of = change_dates()[-1]
+    return Rules(check_date(as_of))
+
+
+def check_date(as_of, what="--rules-as-of"):
+    """``as_of`` when it is a date of the calendar, written YYYY-MM-DD, on or
+    after the first rules; else BadInput naming ``what``, where the date was
+    given (the option, or a manifest's field)."""
+    first = change_dates()[0]
+    if not isinstance(as_of, str) or not _DATE.fullmatch(as_of):
+        raise BadInput(f"{what} {as_of!r}: give a date as YYYY-MM-DD")
+    try:
+        datetime.date(int(as_of[:4]), int(as_of[5:7]), int(as_of[8:]))
+    except ValueError:
+        raise BadInput(f"{what} {as_of!r}: no such day in the calendar; give a date as "
+                       "YYYY-MM-DD") from None
+    if as_of < first:
+        raise BadInput(f"{what} {as_of}: the rules begin on {first}")
+    return as_of

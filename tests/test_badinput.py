@@ -27,7 +27,7 @@ AI = os.path.join(FIXTURES, "ai")
 CLOSED = "http://127.0.0.1:9/api/query"   # nothing listens; no request is ever made here
 
 FUZZ_CASES = 5000
-CORPUS_SIZE = 91    # malformed files in the corpus below; the README quotes this figure
+CORPUS_SIZE = 92    # malformed files in the corpus below; the README quotes this figure
 FUZZ_SEED = 20261129
 
 
@@ -144,11 +144,12 @@ class Corpus(unittest.TestCase):
             "run.tool a list": good[0].replace(b'"tool":"worked-example"', b'"tool":["x"]'),
             "platform version a list": good[0].replace(b'"x-assistant-version":"mini-assistant 2.3"',
                                                        b'"x-assistant-version":["2.3"]'),
+            "format 1.0": good[0].replace(b'"format":1,', b'"format":1.0,'),
             "sources path a number": good[0].replace(b'"sources":"sources"', b'"sources":1'),
             "grounded path a list": good[0].replace(b'"grounded":"grounded"', b'"grounded":["x"]'),
             "source_url path a number": good[0].replace(b'"source_url":"url"', b'"source_url":1'),
         }
-        for label in ("run.tool a list", "platform version a list", "sources path a number",
+        for label in ("run.tool a list", "platform version a list", "format 1.0", "sources path a number",
                       "grounded path a list", "source_url path a number"):
             self.assertNotEqual(raw_cases[label], good[0], label)
         for label, data in raw_cases.items():

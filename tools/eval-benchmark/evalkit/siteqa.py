@@ -59,7 +59,7 @@ def read_answer(line, where):
     def bad(reason):
         raise BadInput(f"{where}: {reason}")
 
-    if line.get("format") != 1:
+    if type(line.get("format")) is not int or line["format"] != 1:  # 1.0 and true are not 1
         bad(f"format {line.get('format')!r} is not one this tool knows (1)")
     if not isinstance(line.get("id"), str) or not line["id"]:
         bad("no id")
@@ -316,7 +316,8 @@ def provenance(sets, facts, reviews_path, review_count, rules, other_inputs):
 def load_history(path):
     """history.json: earlier quarters' overall figures (see evalkit.quarter)."""
     doc = read_json(path)
-    quarters = doc.get("quarters") if isinstance(doc, dict) and doc.get("format") == 1 else None
+    quarters = doc.get("quarters") if isinstance(doc, dict) and type(doc.get("format")) is int \
+        and doc["format"] == 1 else None
     if not isinstance(quarters, list):
         raise BadInput(f"{path}: a history file is {{format: 1, quarters: [...]}}")
     for index, entry in enumerate(quarters):

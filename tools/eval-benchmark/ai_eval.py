@@ -59,6 +59,19 @@ PROG = "ai_eval.py"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 POLICY = os.path.join(ROOT, "evals", "ai", "EXTRACTION_POLICY.md")
 INTAKE_PROMPT, EXPLAIN_PROMPT, STAFF_PROMPT = "intake-v2", "explain-v2", "staff-questions-v1"
+# The fields of a raw line that the scoring and the result file read when a
+# run continues --raw, and their types (resume.wrong_field); a call's usage
+# is summed into the result's tokens.
+RAW_FIELDS = {
+    "intake": {"id": "string", "started_at": "string", "error": "string|null",
+               "calls": "objects"},
+    "grounding": {"id": "string", "started_at": "string", "error": "string|null",
+                  "explain_error": "string|null", "staff_error": "string|null",
+                  "calls": "objects"}}
+CALL_FIELDS = {"usage?": "object|null"}
+USAGE_FIELDS = {"input_tokens?": "integer|null", "cached_input_tokens?": "integer|null",
+                "output_tokens?": "integer|null"}
+_STARTED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z")
 
 
 def parse_args(argv):
@@ -68,23 +81,23 @@ def parse_args(argv):
     parser.add_argument("--output", help="the result file (default evals/ai/results/"
                                          "<date>-<suite>-<provider>-<model>.json)")
     parser.add_argument("--raw", help="the raw calls (default build/ai/<output name>.raw.jsonl)")
-    parser.add_argument("--limit", type=int, help="run the first N cases")
+    parser.add_argument("--limit", type=cli.number(minimum=1, integer=True),
+                        help="run the first N cases")
     parser.add_argument("--provider")
     parser.add_argument("--model")
     parser.add_argument("--vocabulary", help="default: vocabulary.json beside the cases")
     parser.add_argument("--corpus", help="grounding: default corpus/ beside the cases")
     parser.add_argument("--rules", help="grounding: default rules.json beside the cases")
-    parser.add_argument("--concurrency", type=int, default=1)
-    parser.add_argument("--max-tokens", type=int, default=4096)
-    parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--concurrency", type=cli.number(minimum=1, maximum=64, integer=True),
+                        default=1)
+    parser.add_argument("--max-tokens", default=4096,
+                        type=cli.number(minimum=1, maximum=cli.MAX_TOKENS, integer=True))
+    parser.add_argument("--timeout", type=cli.number(above=0, maximum=cli.MAX_SECONDS),
+                        default=300.0)
     parser.add_argument("--quiet", action="store_true")
     budget.add_arguments(parser)
     args = parser.parse_args(argv)
     budget.check_arguments(parser, args)
-    if args.limit is not None and args.limit < 1:
-        parser.error("--limit must be at least 1")
-    if not 1 <= args.concurrency <= 64:
-        parser.error("--concurrency must be between 1 and 64")
     return args
 
 
@@ -126,13 +139,26 @@ def call(client, model, prompt_text, schema, name, args):
     return reply.data, None, record
 
 
-def check_line(where, line, run_block):
+def check_line(where, line, run_block, suite):
     """Refuse a raw line written for other cases, by another model or with
-    other prompts."""
+    other prompts, or one whose fields that the scoring and the result read
+    are not of their type."""
     run = line.get("run") if isinstance(line.get("run"), dict) else {}
     if any(run.get(k) != run_block[k] for k in ("cases_sha256", "provider", "model", "prompt_versions")):
         raise BadInput(f"{where}: written for other cases, another model or other prompts; "
                        "pass another --raw")
+    problem = resume.wrong_field(line, RAW_FIELDS[suite])
+    if problem is None and not _STARTED.match(line["started_at"]):
+        problem = f"started_at must be a UTC time as YYYY-MM-DDTHH:MM:SSZ, " \
+                  f"not {line['started_at'][:40]!r}"
+    for number, made in enumerate(line["calls"] if problem is None else []):
+        problem = resume.wrong_field(made, CALL_FIELDS, f"calls[{number}].") or (
+            None if made.get("usage") is None
+            else resume.wrong_field(made["usage"], USAGE_FIELDS, f"calls[{number}].usage."))
+        if problem is not None:
+            break
+    if problem is not None:
+        raise BadInput(f"{where}: {problem} (not a raw line ai_eval.py wrote)")
 
 
 def progress_text(record):
@@ -167,12 +193,15 @@ class Suite:
     (each with its sha256), and the scorer of the raw lines."""
 
     def __init__(self, args, folder):
+        # The cases first: a missing cases file is named as itself, not as
+        # the vocabulary that is looked for beside it.
+        self.inputs = {"cases": input_record(args.cases)}
         vocab_path = args.vocabulary or os.path.join(folder, "vocabulary.json")
         self.vocabulary = Vocabulary(vocab_path)
         key = "gold" if args.suite == "intake" else "facts"
         cases, self.sha256 = load_cases(args.cases, self.vocabulary, args.suite, key)
         self.cases = cases[:args.limit] if args.limit else cases
-        self.inputs = {"cases": input_record(args.cases), "vocabulary": input_record(vocab_path)}
+        self.inputs["vocabulary"] = input_record(vocab_path)
         if args.suite == "intake":
             self.prompts = [prompts.load(INTAKE_PROMPT)]
             found = policyprompt.problem(self.prompts[0].text, read_text(POLICY),
@@ -281,7 +310,7 @@ def evaluate(args):
         done = resume.run(
             PROG, raw_path, {case["id"]: case for case in suite.cases},
             key_of=lambda line: line.get("id"),
-            belongs=lambda where, line: check_line(where, line, run_block),
+            belongs=lambda where, line: check_line(where, line, run_block, args.suite),
             do_job=job, concurrency=args.concurrency, progress=None if args.quiet else progress,
             meter=account.meter)
     except budget.CallLimitReached as exc:

@@ -19,7 +19,8 @@ per evaluated answer and repeat, flushed at once: id, variant (the
 generator), repeat, evaluator (provider, model, prompt, prompt_sha256),
 atoms, error. Re-running continues: answers already atomized by this
 evaluator and prompt are skipped; an ATOMS file written by another evaluator
-or prompt is refused (write another file).
+or prompt is refused (write another file), and so is a line whose fields are
+not of their type, before anything is written.
 
 --retry-errors atomizes again, once, exactly the answers of ATOMS recorded
 with an error; the new line replaces the old one, keeps its calls first in
@@ -59,6 +60,11 @@ from evalkit.textmatch import visible  # noqa: E402
 
 PROG = "atomize.py"
 MAX_PROBLEMS_SHOWN = 12
+# The fields of an atoms line that atomize.py reads when it continues ATOMS,
+# and their types (resume.wrong_field).
+ATOMS_FIELDS = {"id": "string", "variant": "string", "repeat": "integer", "atoms": "list|null",
+                "error": "string|null", "calls": "objects", "earlier_errors?": "list",
+                "redone?": "boolean"}
 
 
 def parse_args(argv):
@@ -76,12 +82,15 @@ def parse_args(argv):
                              "the passages found when the model takes none); needs --cases")
     parser.add_argument("--corpus", help="--lookups: the corpus file (default: the one in code/ "
                                          "beside the --cases file)")
-    parser.add_argument("--limit", type=int, help="only the first N answers")
-    parser.add_argument("--concurrency", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=1,
+    count = cli.number(minimum=1, maximum=1000, integer=True)
+    parser.add_argument("--limit", type=count, help="only the first N answers")
+    parser.add_argument("--concurrency", type=count, default=1)
+    parser.add_argument("--repeat", type=count, default=1,
                         help="atomize each answer K times (judge stability)")
-    parser.add_argument("--max-tokens", type=int, default=8192)
-    parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--max-tokens", default=8192,
+                        type=cli.number(minimum=1, maximum=cli.MAX_TOKENS, integer=True))
+    parser.add_argument("--timeout", type=cli.number(above=0, maximum=cli.MAX_SECONDS),
+                        default=300.0)
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument("--retry-errors", action="store_true",
                         help="atomize again, once, the answers of ATOMS recorded with an error, "
@@ -89,10 +98,6 @@ def parse_args(argv):
     budget.add_arguments(parser)
     args = parser.parse_args(argv)
     budget.check_arguments(parser, args)
-    for name in ("limit", "concurrency", "repeat"):
-        value = getattr(args, name)
-        if value is not None and not 1 <= value <= 1000:
-            parser.error(f"--{name} must be between 1 and 1000")
     return args
 
 
@@ -133,11 +138,16 @@ def key_of(record):
 
 
 def check_line(where, line, evaluator):
-    """Refuse a line of ATOMS that another evaluator or prompt wrote."""
+    """Refuse a line of ATOMS that another evaluator or prompt wrote, or
+    one whose fields that atomize.py reads (to name the evaluation, to tell
+    an error, to keep the earlier calls) are not of their type."""
     if line.get("evaluator") != evaluator:
         raise BadInput(f"{where}: written by another evaluator or prompt "
                        f"({json.dumps(line.get('evaluator'), sort_keys=True)}); "
                        "a different evaluator or prompt writes a different file")
+    problem = resume.wrong_field(line, ATOMS_FIELDS)
+    if problem is not None:
+        raise BadInput(f"{where}: {problem} (not an atoms line atomize.py wrote)")
 
 
 def check_families(where, target, provider, model):

@@ -15,9 +15,12 @@ how it tagged the claims of each (``evaluator_audit.tags``). An answer of the
 altered kind can keep a true fragment ("a permit from the city"): the share
 tagged wrong is a floor, not the evaluator's error rate.
 
-Exit codes: 0 written; 2 bad arguments or a scenario file without reference keys.
+Exit codes: 0 written; 2 bad arguments (--collected-at not a date as
+YYYY-MM-DD) or a scenario file without reference keys.
 """
 
+import argparse
+import datetime
 import os
 import re
 import sys
@@ -52,13 +55,25 @@ def answer_of(scenario, altered):
     return " ".join(dict.fromkeys(facts))  # a fact under two topics is said once
 
 
+def date(text):
+    """An argparse ``type``: a real date, as YYYY-MM-DD. Anything else was
+    written, and refused only later, by run.py --provider manual --from."""
+    try:
+        if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
+            datetime.date.fromisoformat(text)
+            return text
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(f"must be a date as YYYY-MM-DD, not {text[:40]!r}")
+
+
 def parse_args(argv):
     parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     parser.add_argument("scenarios", help="the scenario file, with reference keys")
     parser.add_argument("out", help="the collected answers (JSON Lines) to write")
     parser.add_argument("--altered", action="store_true",
                         help="the facts holding a number, every number changed")
-    parser.add_argument("--collected-at", default="2026-12-01",
+    parser.add_argument("--collected-at", default="2026-12-01", type=date,
                         help="the date recorded as collected (default 2026-12-01, the keys' date)")
     return parser.parse_args(argv)
 

@@ -29,7 +29,8 @@ too (exit 2): their lines are kept, and --retry-failed asks them again.
 Re-running onto an existing OUT continues: questions already present, whatever
 their outcome, are not asked again; a last line cut off by a crash is dropped
 and its question asked again. OUT written for another question file (another
-sha256) is refused.
+sha256) is refused, and so is a line whose fields are not of their type (a
+line edited by hand), before anything is asked or written.
 
 --retry-failed asks again, once, exactly the questions whose request failed
 (no HTTP 200 on any attempt: an outage, a wrong endpoint), as the first time
@@ -82,6 +83,11 @@ PROBE = "Hello"
 # Five failures alike before any answer: the endpoint is at fault, not the
 # questions (a flaky one fails a question here and there, not five in a row).
 FIRST_FAILURES = 5
+# The fields of a raw line that run.py reads when it continues OUT (to tell
+# what was delivered, to ask again, to keep the earlier attempts), and their
+# types (resume.wrong_field).
+RAW_FIELDS = {"target": "object", "attempts": "objects", "response": "object|null",
+              "derived": "object", "earlier_responses?": "list", "redone?": "boolean"}
 
 
 def parse_args(argv):
@@ -93,15 +99,20 @@ def parse_args(argv):
     parser.add_argument("--target", help="target profile JSON (default: the widget protocol)")
     parser.add_argument("--endpoint", help="the URL to ask (default: BENCH_ENDPOINT, "
                                            "then the profile's url)")
-    parser.add_argument("--limit", type=int, help="ask only the first N questions of the file")
+    parser.add_argument("--limit", type=cli.number(minimum=1, integer=True),
+                        help="ask only the first N questions of the file")
     parser.add_argument("--only", help="ask only these ids, comma-separated")
-    parser.add_argument("--concurrency", type=int, default=1,
+    parser.add_argument("--concurrency", type=cli.number(minimum=1, maximum=256, integer=True),
+                        default=1,
                         help="questions in flight at once (default 1, so latency stays comparable)")
-    parser.add_argument("--timeout", type=float, default=60.0,
+    parser.add_argument("--timeout", type=cli.number(above=0, maximum=cli.MAX_SECONDS),
+                        default=60.0,
                         help="seconds for one whole request (default 60)")
-    parser.add_argument("--retry-pause", type=float, default=1.0,
+    parser.add_argument("--retry-pause", type=cli.number(minimum=0, maximum=60 * 60),
+                        default=1.0,
                         help="seconds to wait before the one retry (default 1)")
-    parser.add_argument("--max-bytes", type=int, default=2 * 1024 * 1024,
+    parser.add_argument("--max-bytes", default=2 * 1024 * 1024,
+                        type=cli.number(minimum=1, maximum=1024 ** 3, integer=True),
                         help="size cap of a response body (default 2 MB)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--retry-failed", action="store_true",
@@ -114,8 +125,10 @@ def parse_args(argv):
     parser.add_argument("--model", help="model cases: the generator model (default: BENCH_MODEL)")
     parser.add_argument("--prompt", default="scenario-answer-v1",
                         help="model cases: the versioned system prompt (default scenario-answer-v1)")
-    parser.add_argument("--max-tokens", type=int, default=2048, help="model cases (default 2048)")
-    parser.add_argument("--temperature", type=float,
+    parser.add_argument("--max-tokens", default=2048,
+                        type=cli.number(minimum=1, maximum=cli.MAX_TOKENS, integer=True),
+                        help="model cases (default 2048)")
+    parser.add_argument("--temperature", type=cli.number(minimum=0, maximum=2),
                         help="model cases: sent only when given (some models reject any)")
     parser.add_argument("--context", choices=("none", "corpus"), default="none",
                         help="model cases: none (the model's own knowledge, default) or corpus "
@@ -129,16 +142,6 @@ def parse_args(argv):
     budget.add_arguments(parser)
     args = parser.parse_args(argv)
     budget.check_arguments(parser, args)
-    if args.limit is not None and args.limit < 1:
-        parser.error("--limit must be at least 1")
-    if args.concurrency < 1 or args.concurrency > 256:
-        parser.error("--concurrency must be between 1 and 256")
-    if not args.timeout > 0:
-        parser.error("--timeout must be positive")
-    if args.retry_pause < 0:
-        parser.error("--retry-pause cannot be negative")
-    if args.max_bytes < 1:
-        parser.error("--max-bytes must be positive")
     return args
 
 
@@ -178,7 +181,9 @@ def delivered(line):
 
 
 def check_line(where, line, sha256):
-    """Refuse a line of OUT that is no raw answer to this question file."""
+    """Refuse a line of OUT that is no raw answer to this question file, or
+    one whose fields that run.py reads (to tell what was delivered, to ask
+    again, to keep the earlier attempts) are not of their type."""
     if not isinstance(line.get("id"), str):
         raise BadInput(f"{where}: not a raw answer line (no id)")
     run = line.get("run") if isinstance(line.get("run"), dict) else {}
@@ -186,6 +191,9 @@ def check_line(where, line, sha256):
         raise BadInput(f"{where}: written for another question file "
                        f"(sha256 {str(run.get('cases_sha256'))[:12]}, this one {sha256[:12]}); "
                        "questions are frozen: write to a new file")
+    problem = resume.wrong_field(line, RAW_FIELDS)
+    if problem is not None:
+        raise BadInput(f"{where}: {line['id']}: {problem} (not a raw line run.py wrote)")
 
 
 def select(qset, only, limit):

@@ -10,14 +10,25 @@ command)``: the one place where a user's error becomes a message.
             whole: every output is written line by line or renamed into place)
   else      what ``command(args)`` returns
 
-The parser's errors are one line too (``run.py: --limit must be at least 1
-(see --help)``), and its help keeps the schema prose as written.
+The parser's errors are one line too (``run.py: give both --price-in and
+--price-out (see --help)``), and its help keeps the schema prose as written. A numeric
+option takes its ``type`` from ``number``, which refuses NaN, infinities and
+values out of the option's range while parsing (``run.py: argument
+--timeout: must be a number above 0 and at most 86400, not 'inf' (see
+--help)``), so no such value reaches a socket, a sleep or a rate limit.
 """
 
 import argparse
+import math
 import sys
 
 from . import BadInput, one_line
+
+
+# The bounds the scripts share: a request may take a day at most, and a
+# model may be asked for a million tokens at most (none writes more).
+MAX_SECONDS = 24 * 60 * 60
+MAX_TOKENS = 1_000_000
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -28,6 +39,34 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message):
         sys.stderr.write(f"{self.prog}: {one_line(message)} (see --help)\n")
         sys.exit(2)
+
+
+def number(minimum=None, maximum=None, above=None, integer=False):
+    """An argparse ``type`` for a numeric option: a finite number (a whole
+    one with ``integer``) of at least ``minimum`` (or more than ``above``)
+    and at most ``maximum``; anything else is refused with the range."""
+    what = "a whole number" if integer else "a number"
+    if above is not None:
+        wanted = f"{what} above {above}" + ("" if maximum is None else f" and at most {maximum}")
+    elif minimum is not None:
+        wanted = f"{what} of at least {minimum}" if maximum is None \
+            else f"{what} from {minimum} to {maximum}"
+    else:
+        wanted = f"a finite {what[2:]}" if maximum is None else f"{what} of at most {maximum}"
+
+    def parse(text):
+        refused = argparse.ArgumentTypeError(
+            f"must be {wanted}, not {text if len(text) <= 40 else text[:37] + '...'!r}")
+        try:
+            value = int(text) if integer else float(text)
+        except ValueError:
+            raise refused from None
+        if not math.isfinite(value) or (minimum is not None and value < minimum) or \
+                (above is not None and value <= above) or \
+                (maximum is not None and value > maximum):
+            raise refused
+        return value
+    return parse
 
 
 def describe_os_error(exc):

@@ -15,6 +15,19 @@ body without a Content-Type, urllib's default one. Proxies from the
 environment (http_proxy, https_proxy, no_proxy) are honoured, as the
 environment is at each request; loopback hosts are always reached directly.
 
+A request that HTTP cannot carry as it is (a header value or the URL holding
+a line break or another control character, a header value outside Latin-1, a
+URL path outside ASCII) is not sent: the attempt's error says which header or
+the URL, and what it holds, never the value (``request_problem``). Callers
+that fill in secrets refuse such a value before they get here, naming the
+environment variable.
+
+Secrets never reach an error text: each value given in ``secrets``, and each
+registered with ``register_secret`` (a target profile's ``{env:NAME}``
+values), is replaced by ``[redacted]`` in every form a message may show it:
+as it is, with its white space folded, as Python's repr of the text and of its
+bytes shows it, JSON-escaped and percent-encoded (``without_secrets``).
+
 What it does not do: keep connections alive, follow redirects, retry (the
 caller decides), read more than ``cap`` bytes of a body, or cut off a head
 that trickles in (urllib reads the head inside ``open``, where each socket
@@ -22,15 +35,26 @@ read waits at most the timeout).
 """
 
 import base64
+import functools
+import json
+import re
 import socket
+import threading
 import time
+import unicodedata
 import urllib.error
 import urllib.request
 from datetime import datetime, timezone
-from urllib.parse import urlsplit
+from urllib.parse import quote, quote_plus, urlsplit
 
 DEFAULT_CAP = 2 * 1024 * 1024
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
+REDACTED = "[redacted]"
+# A shorter value is no key, and replacing it would garble the message.
+MIN_SECRET = 4
+# What a URL carries before its path: scheme and host (urllib's own split).
+_AUTHORITY = re.compile(r"^[^:/?#]*:?//[^/?#]*")
+_PERCENT = re.compile(r"%[0-9A-F]{2}")
 
 
 def _is_loopback(host):
@@ -75,6 +99,10 @@ _OPENER = urllib.request.build_opener(_NoRedirect(), _EnvironmentProxy())
 
 class _BodyCutOff(Exception):
     """The connection closed before the Content-Length the server declared."""
+
+
+class _Unsendable(Exception):
+    """A header or the URL holds what HTTP cannot carry (request_problem)."""
 
 
 def utc_now():
@@ -142,9 +170,113 @@ def _named(exc, name):
     return any(cls.__name__ == name for cls in type(exc).__mro__)
 
 
+def control_problem(value):
+    """The words for a control character when ``value`` holds one (C0, tab
+    and line breaks among them, DEL, C1: Unicode's category Cc), else None."""
+    if any(unicodedata.category(ch) == "Cc" for ch in str(value)):
+        return "a line break or another control character"
+    return None
+
+
+def header_problem(value):
+    """What in ``value`` an HTTP header value cannot carry, in words, or None."""
+    value = str(value)
+    problem = control_problem(value)
+    if problem:
+        return problem
+    if any(ord(ch) > 255 for ch in value):
+        return "a character outside Latin-1, which an HTTP header cannot carry"
+    return None
+
+
+def url_problem(value, path=True):
+    """What in ``value`` (part of) a URL cannot carry, in words, or None.
+    ``path`` False: the value may be a host name, where urllib takes
+    characters outside ASCII (IDNA)."""
+    problem = control_problem(value)
+    if problem:
+        return problem
+    if " " in value:
+        return "a space"
+    if path and any(ord(ch) > 127 for ch in value):
+        return "a character outside ASCII (percent-encode it)"
+    return None
+
+
+def request_problem(url, headers):
+    """Why the request cannot be sent as it is, naming the header (or the
+    URL) and what it holds, never the value; None when it can be sent.
+
+    The URL is taken as urllib takes it: white space around it is dropped,
+    the fragment is not sent, and the host may be outside ASCII."""
+    for name, value in (headers or {}).items():
+        problem = header_problem(value)
+        if problem:
+            return f"the {name} header holds {problem}"
+    url = str(url).strip().partition("#")[0]
+    authority = _AUTHORITY.match(url)
+    head = url[:authority.end()] if authority else ""
+    problem = url_problem(head, path=False) or url_problem(url[len(head):])
+    return f"the URL holds {problem}" if problem else None
+
+
+_REGISTERED = set()
+_REGISTERED_LOCK = threading.Lock()
+
+
+def register_secret(value):
+    """Never show ``value`` in an error text of this process (target.py
+    registers every ``{env:NAME}`` value it fills in)."""
+    if isinstance(value, str) and len(" ".join(value.split())) >= MIN_SECRET:
+        with _REGISTERED_LOCK:
+            _REGISTERED.add(value)
+
+
+@functools.lru_cache(maxsize=256)
+def secret_forms(secret):
+    """Every form of ``secret`` a message may hold, longest first: as it is,
+    with its white space folded (a message folded to one line, a key
+    stripped of its newline), Python's repr of the text (``\\n`` for a line
+    break) and of its UTF-8 and Latin-1 bytes, JSON-escaped, and
+    percent-encoded (either case of hex digit, ``+`` or ``%20`` for a space)."""
+    forms = set()
+    for text in {secret, " ".join(secret.split())}:
+        forms.update({text, repr(text)[1:-1], ascii(text)[1:-1],
+                      text.encode("unicode_escape").decode("ascii"),
+                      json.dumps(text)[1:-1], json.dumps(text, ensure_ascii=False)[1:-1]})
+        for encoding in ("utf-8", "latin-1"):
+            try:
+                forms.add(repr(text.encode(encoding))[2:-1])
+            except UnicodeEncodeError:
+                pass
+        for encoded in (quote(text, safe=""), quote(text), quote_plus(text)):
+            forms.update({encoded, _PERCENT.sub(lambda m: m.group(0).lower(), encoded)})
+    return tuple(sorted((form for form in forms if len(form) >= MIN_SECRET),
+                        key=lambda form: (-len(form), form)))
+
+
+def without_secrets(text, secrets=()):
+    """``text`` with every form (``secret_forms``) of each of ``secrets``, and
+    of each registered secret, replaced by ``[redacted]``."""
+    if text is None:
+        return None
+    text = str(text)
+    with _REGISTERED_LOCK:
+        every = set(_REGISTERED)
+    every.update(s for s in secrets or () if isinstance(s, str)
+                 and len(" ".join(s.split())) >= MIN_SECRET)
+    forms = sorted({form for secret in every for form in secret_forms(secret)},
+                   key=lambda form: (-len(form), form))
+    for form in forms:
+        text = text.replace(form, REDACTED)
+    return text
+
+
 def _describe(exc):
     if isinstance(exc, urllib.error.URLError) and not isinstance(exc, urllib.error.HTTPError):
         exc = exc.reason if isinstance(exc.reason, BaseException) else exc
+    if isinstance(exc, _Unsendable):
+        return str(exc)
     if isinstance(exc, ConnectionRefusedError):
         return "connection refused"
     # RemoteDisconnected is a ConnectionResetError: asked first.
@@ -167,13 +299,14 @@ def _describe(exc):
     return f"{type(exc).__name__}: {exc}"
 
 
-def send(method, url, headers, data, timeout, cap=DEFAULT_CAP):
+def send(method, url, headers, data, timeout, cap=DEFAULT_CAP, secrets=()):
     """Make one request; return ``(attempt, response)``.
 
     ``attempt``: started_at (UTC), status (int or None), error (str or None),
     latency_ms. ``response``: None when no whole HTTP response came (the
     status may still be known when the body was cut off), else status,
     headers (lower-cased names, Set-Cookie left out) and the body record.
+    The error never holds one of ``secrets`` or a registered secret.
     """
     started_at = utc_now()
     start = time.monotonic()
@@ -182,6 +315,9 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP):
     response = None
     error = None
     try:
+        problem = request_problem(url, headers)
+        if problem:
+            raise _Unsendable(f"{problem}: not sent")
         request = urllib.request.Request(url, data=data, method=method, headers=headers)
         try:
             resp = _OPENER.open(request, timeout=timeout)
@@ -205,6 +341,9 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP):
             error = f"HTTP {status}"
     except Exception as exc:  # any network failure becomes a recorded attempt
         error = _describe(exc)
+    # The one place an attempt's error is made: an exception's text may
+    # quote a header or the URL, secrets and all.
+    error = without_secrets(error, secrets)
     latency_ms = int((time.monotonic() - start) * 1000 + 0.5)
     attempt = {"started_at": started_at, "status": status, "error": error,
                "latency_ms": latency_ms}

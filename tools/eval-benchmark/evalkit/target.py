@@ -4,7 +4,12 @@ A profile is a JSON file (``schemas.TARGET`` has the prose). Templates in the
 URL, headers and body take ``{question}``, ``{page_url}``, ``{widget_key}``,
 ``{lang}``, ``{id}`` and ``{env:NAME}``. A value from the environment is a
 secret by assumption: the request recorded in the raw line carries
-``[redacted:NAME]`` in its place, never the value.
+``[redacted:NAME]`` in its place, never the value. A value that its place
+cannot carry (a line break or another control character in a header or the
+URL, a space in the URL: a key pasted from a file often ends in a newline) is
+refused before anything is sent, naming the header (or the URL) and the
+variable, never the value; and every value filled in is registered with
+evalkit/http.py, which keeps it out of every error text.
 
 Reading the answer back out of a recorded response is evalkit/responses.py's
 job, apart from this asking code, so that scoring needs none of it.
@@ -13,7 +18,7 @@ job, apart from this asking code, so that scoring needs none of it.
 import os
 import re
 
-from . import BadInput
+from . import BadInput, http
 from .jsonl import read_json
 
 PROFILE_KEYS = {"format", "name", "kind", "url", "method", "headers", "body", "response",
@@ -24,6 +29,7 @@ _ANY_BRACE = re.compile(r"\{[^{}]*\}")
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_PROFILE = os.path.join(HERE, "targets", "widget.json")
+URL = "the URL"
 
 
 def load_profile(path):
@@ -90,7 +96,9 @@ def _check_templates(value, path):
             _check_templates(item, path)
 
 
-def _fill(value, fields, environ, redact):
+def _fill(value, fields, environ, redact, place=None):
+    """``value`` with its placeholders filled in; ``place`` names where a
+    string goes (a header, "the URL", None for the body, which is JSON)."""
     if isinstance(value, str):
         def sub(match):
             name = match.group(1)
@@ -98,15 +106,27 @@ def _fill(value, fields, environ, redact):
                 var = name[4:]
                 if redact:
                     return f"[redacted:{var}]"
-                if var not in environ:
-                    raise BadInput(f"the target profile needs the environment variable {var}")
-                return environ[var]
+                return _env_value(var, environ, place)
             return fields[name]
         return _PLACEHOLDER.sub(sub, value)
     if isinstance(value, dict):
-        return {k: _fill(v, fields, environ, redact) for k, v in value.items()}
+        return {k: _fill(v, fields, environ, redact, place) for k, v in value.items()}
     if isinstance(value, list):
-        return [_fill(v, fields, environ, redact) for v in value]
+        return [_fill(v, fields, environ, redact, place) for v in value]
+    return value
+
+
+def _env_value(var, environ, place):
+    """The value of ``var``; BadInput when it is not set, or holds what
+    ``place`` cannot carry (the message never holds the value)."""
+    if var not in environ:
+        raise BadInput(f"the target profile needs the environment variable {var}")
+    value = environ[var]
+    if place is not None:
+        problem = http.url_problem(value) if place == URL else http.header_problem(value)
+        if problem:
+            raise BadInput(f"{place} holds {problem} (from {{env:{var}}}): check the variable")
+    http.register_secret(value)
     return value
 
 
@@ -115,6 +135,8 @@ def build_request(profile, url, question, widget_key, environ=None):
 
     Both are dicts with method, url, headers and body (a JSON value); the
     recorded one has every ``{env:NAME}`` value replaced by ``[redacted:NAME]``.
+    BadInput when an ``{env:NAME}`` is not set, or holds what its header or
+    the URL cannot carry: every question would meet it, so nothing is sent.
     """
     environ = os.environ if environ is None else environ
     fields = {"question": question["question"], "page_url": question["page_url"],
@@ -123,9 +145,9 @@ def build_request(profile, url, question, widget_key, environ=None):
     for redact in (False, True):
         out.append({
             "method": profile["method"],
-            "url": _fill(url, fields, environ, redact),
-            "headers": _fill(profile["headers"], fields, environ, redact),
+            "url": _fill(url, fields, environ, redact, URL),
+            "headers": {name: _fill(value, fields, environ, redact, f"the {name} header")
+                        for name, value in profile["headers"].items()},
             "body": _fill(profile["body"], fields, environ, redact),
         })
     return out[0], out[1]
-

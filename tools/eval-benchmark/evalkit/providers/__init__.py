@@ -22,7 +22,11 @@ with provider, status, the provider's error type and message, the URL tried
 and, where recognisable, the fix; never a secret. ``FatalProviderError`` (a
 subclass, ``fatal`` True) is one every call of the run would meet: the key or
 credentials refused (401, 403), a model the provider says does not exist, a
-wrong URL or JSON mode. It is never retried; a caller should stop the run.
+wrong URL or JSON mode, a key or URL holding what HTTP cannot carry (a line
+break, say: a key pasted from a file; refused when the client is made,
+before anything is sent, naming the variable, never its value). It is never
+retried; a caller should stop the run. Messages and recorded attempts never
+hold a key, in any form (evalkit/http.py's without_secrets).
 
 ``client.call_with_tools(request, tools, run_tool, max_rounds=MAX_ROUNDS)``
 answers a request after the model's lookups (openai, anthropic, bedrock):

@@ -40,6 +40,7 @@ class Anthropic(Client):
         if not self.key:
             raise FatalProviderError("no provider configured: anthropic needs ANTHROPIC_API_KEY")
         self.secrets = [self.key]
+        self.refuse_unsendable("ANTHROPIC_API_KEY", self.key, "the x-api-key header")
 
     def error_of(self, status, headers, body):
         try:

@@ -43,11 +43,10 @@ _KEYLIKE = re.compile(r"\b(sk-[A-Za-z0-9_\-]{6,}|sk-ant-[A-Za-z0-9_\-]{6,}|A[SK]
 
 
 def redact(text, secrets):
-    text = str(text)
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, "[redacted]")
-    return _KEYLIKE.sub("[redacted]", text)
+    """``text`` without any of ``secrets`` in any form a message may show it
+    (as it is, repr-escaped, percent-encoded: http.without_secrets), nor
+    anything shaped like a key."""
+    return _KEYLIKE.sub("[redacted]", http.without_secrets(str(text), secrets))
 
 
 def usage_record(api, input_tokens, output_tokens, cached=None, cache_write=None):
@@ -137,6 +136,20 @@ class Client:
     def where(self, url):
         return f"POST {shown_url(url)}"
 
+    def refuse_unsendable(self, variable, value, place=None, url=False):
+        """A FatalProviderError, before anything is sent, when ``value`` (of
+        the environment variable ``variable``) holds what ``place`` (a
+        header, "the URL"; None: the value is only signed with) cannot carry;
+        the message names the place and the variable, never the value."""
+        if not value:
+            return
+        problem = http.url_problem(value) if url else \
+            http.header_problem(value) if place else http.control_problem(value)
+        if problem:
+            where = f"{place} holds {problem} (from {variable})" if place else \
+                f"{variable} holds {problem}"
+            raise FatalProviderError(f"{self.name}: {where}: check the variable")
+
     def post(self, url, headers_for_attempt, body_obj, timeout):
         """POST JSON with retries; ``(document, raw text, attempts, usage)``.
 
@@ -167,12 +180,17 @@ class Client:
     def attempt(self, url, headers_for_attempt, data, timeout, estimate, attempts, rng, start):
         """One attempt: ``(document, raw, usage, None)`` on success, ``(..., wait)``
         to try again; a ProviderError when not."""
+        sent_headers = headers_for_attempt(url, data)
+        unsendable = http.request_problem(url, sent_headers)
+        if unsendable:  # the same for every attempt and call: never sent, never retried
+            raise FatalProviderError(redact(f"{self.name}: {unsendable}; nothing was sent "
+                                            f"({self.where(url)})", self.secrets), attempts)
         ticket = self.limiter.acquire(estimate) if self.limiter else None
         waited = ticket.waited_s if ticket else 0.0
         throttled, tokens = False, None
         try:
-            attempt, response = http.send("POST", url, headers_for_attempt(url, data), data,
-                                          timeout, self.policy.max_bytes)
+            attempt, response = http.send("POST", url, sent_headers, data, timeout,
+                                          self.policy.max_bytes, self.secrets)
             attempt["waited_ms"] = round(waited * 1000)
             attempts.append(attempt)
             status = response["status"] if response else None

@@ -80,6 +80,11 @@ class Bedrock(Client):
         if missing:
             raise FatalProviderError(f"no provider configured: bedrock needs {', '.join(missing)}")
         self.secrets = [s for s in (self.secret, self.token, self.access) if s]
+        self.refuse_unsendable("AWS_ACCESS_KEY_ID", self.access, "the Authorization header")
+        self.refuse_unsendable("AWS_SECRET_ACCESS_KEY", self.secret)
+        self.refuse_unsendable("AWS_SESSION_TOKEN", self.token, "the X-Amz-Security-Token header")
+        region_variable = "AWS_REGION" if environ.get("AWS_REGION") else "AWS_DEFAULT_REGION"
+        self.refuse_unsendable(region_variable, self.region, url=True)  # the host, and signed
         variable = next((v for v in ("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", "AWS_ENDPOINT_URL")
                          if environ.get(v)), None)
         self.base = checked_base(variable or "the Bedrock endpoint", (

@@ -19,6 +19,8 @@ import json
 import re
 from urllib.parse import urlsplit, urlunsplit
 
+from ..http import url_problem
+
 MAX_DETAIL = 300
 _TRACE = re.compile(r"Traceback \(most recent call last\)", re.IGNORECASE)
 
@@ -116,7 +118,12 @@ def shown_url(url):
 def checked_base(variable, value):
     """``value`` when it is an http:// or https:// URL with a host; else a
     FatalProviderError that says how to write it (urllib would say only
-    "unknown url type")."""
+    "unknown url type"), or, for a URL holding what no URL can carry (a
+    line break, a space: urlsplit would drop a line break unseen), what it
+    holds, without the value (it may hold a user and password)."""
+    problem = url_problem(value, path=False)
+    if problem:
+        raise FatalProviderError(f"{variable} holds {problem}: check the variable")
     parts = urlsplit(value)
     if parts.scheme in ("http", "https") and parts.netloc:
         return value

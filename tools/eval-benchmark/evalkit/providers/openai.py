@@ -60,6 +60,7 @@ class OpenAI(Client):
             raise FatalProviderError("no provider configured: openai needs OPENAI_API_KEY "
                                      "(or OPENAI_BASE_URL for a local server)")
         self.secrets = [self.key] if self.key else []
+        self.refuse_unsendable("OPENAI_API_KEY", self.key, "the Authorization header")
         self.json_mode = environ.get("OPENAI_JSON_MODE") or "json_object"
         if self.json_mode not in ("json_object", "json_schema"):
             raise FatalProviderError("OPENAI_JSON_MODE must be json_object or json_schema")

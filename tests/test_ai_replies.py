@@ -263,6 +263,22 @@ class GroundingParts(Loopback):
                 self.assertTrue(result["errors"][0]["error"].startswith("staff questions: the reply"))
 
 
+    def test_a_pointer_of_another_type_resolves_nothing(self):
+        # A model may put a list where a rule id belongs: the run goes on,
+        # and that question resolves nothing (it crashed once: unhashable list).
+        odd = [{"text": "Which rule?", "pointer": {"rule": ["adu-owner"]}},
+               {"text": "Which fact?", "pointer": {"fact": {"field": "x"}}}]
+        code, err, result = self.respond_with(lambda city: {"claims": self.CLAIMS[city]},
+                                              lambda city: {"questions": self.QUESTIONS + odd})
+        self.assertNotIn("Traceback", err)
+        self.assertEqual(code, 0, err)
+        s = result["summary"]
+        self.assertEqual(s["staff_questions_drafted"], 8)
+        _, _, plain = self.respond_with(lambda city: {"claims": self.CLAIMS[city]},
+                                        lambda city: {"questions": self.QUESTIONS})
+        self.assertEqual(s["staff_questions_resolving"]["count"],
+                         plain["summary"]["staff_questions_resolving"]["count"])
+
 class Verbatim(unittest.TestCase):
     """Corpus.check_quote on a corpus with two sections, one with an accent."""
 

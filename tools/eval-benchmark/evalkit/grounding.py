@@ -181,8 +181,11 @@ def resolve_questions(reply, matched, unresolved):
     questions = reply.get("questions") if isinstance(reply, dict) else None
     for q in questions if isinstance(questions, list) else []:
         pointer = q.get("pointer") if isinstance(q, dict) else None
+        # A model's reply may hold anything: a pointer that is not a string
+        # (a list, say) resolves nothing, and is kept as given.
         resolves = isinstance(pointer, dict) and (
-            pointer.get("rule") in rules or pointer.get("fact") in facts)
+            isinstance(pointer.get("rule"), str) and pointer["rule"] in rules or
+            isinstance(pointer.get("fact"), str) and pointer["fact"] in facts)
         out.append({"text": q.get("text") if isinstance(q, dict) else None, "pointer": pointer,
                     "resolves": bool(resolves)})
     return out

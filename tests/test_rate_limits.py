@@ -205,12 +205,15 @@ class Scripts(unittest.TestCase):
     def test_a_rate_that_is_not_a_positive_number_is_refused(self):
         os.environ["OPENAI_TPM"] = "lots"
         srv, code, err, lines = self.generate("openai")
-        self.assertEqual((code, err), (2, "run.py: OPENAI_TPM='lots': give a positive number of "
-                                          "tokens per minute\n"))
+        self.assertEqual((code, err), (2, "run.py: OPENAI_TPM: must be a number from 1 to "
+                                          "1000000000000, not 'lots' (tokens per minute)\n"))
         self.assertEqual(srv.requests, [])
         del os.environ["OPENAI_TPM"]
-        srv, code, err, lines = self.generate("openai", "--rpm", "0")
-        self.assertEqual((code, err), (2, "run.py: --rpm must be a positive number (see --help)\n"))
+        for rpm in ("0", "1e-300", "nan", "inf"):  # 1e-300 once overflowed the clock
+            srv, code, err, lines = self.generate("openai", "--rpm", rpm)
+            self.assertEqual((code, err), (2, "run.py: argument --rpm: must be a number from 0.01 "
+                                              f"to 1000000000, not {rpm!r} (see --help)\n"))
+            self.assertEqual(srv.requests, [])
 
     def test_a_website_assistant_is_not_given_a_rate(self):
         code, _, err = call_main(run, [os.path.join(FIXTURES, "questions-mini.json"),

@@ -57,15 +57,21 @@ What it does not do: read a provider's rate-limit headers
 the tokens of a prompt exactly (no tokenizer).
 """
 
+import argparse
 import json
 import math
 import sys
 import threading
 import time
 
-from . import BadInput
+from . import BadInput, cli
 
 PROVIDER_PREFIX = {"openai": "OPENAI", "anthropic": "ANTHROPIC", "bedrock": "BEDROCK"}
+# The rates a limiter can keep: below one request in 100 minutes (or one
+# token a minute) its waits run past what the clock can hold; far above any
+# provider's limit a rate means nothing.
+RATE_RANGES = {"rpm": (0.01, 10**9), "tpm": (1, 10**12)}
+MAX_PRICE = 10**6  # USD per million tokens
 
 
 class CallLimitReached(Exception):
@@ -232,41 +238,34 @@ def rates(args, provider, environ):
             text = (environ.get(variable) or "").strip()
             if text:
                 try:
-                    value = float(text)
-                except ValueError:
-                    value = -1
-                if not (math.isfinite(value) and value > 0):
-                    raise BadInput(f"{variable}={text!r}: give a positive number of "
-                                   f"{'requests' if name == 'rpm' else 'tokens'} per minute")
+                    value = cli.number(*RATE_RANGES[name])(text)
+                except argparse.ArgumentTypeError as exc:
+                    raise BadInput(f"{variable}: {exc} ({'requests' if name == 'rpm' else 'tokens'}"
+                                   " per minute)") from None
         found.append(value)
     return tuple(found)
 
 
 def add_arguments(parser):
     """The flags of every script that calls a model."""
-    parser.add_argument("--rpm", type=float, help="at most this many requests a minute "
-                                                  "(default: <PROVIDER>_RPM, else no limit)")
-    parser.add_argument("--tpm", type=float, help="at most this many tokens a minute "
-                                                  "(default: <PROVIDER>_TPM, else no limit)")
-    parser.add_argument("--max-calls", type=int, help="stop (exit 1) before making more than "
-                                                      "N model calls; the same command continues")
-    parser.add_argument("--price-in", type=float, help="USD per million input tokens, for the cost")
-    parser.add_argument("--price-out", type=float, help="USD per million output tokens")
+    parser.add_argument("--rpm", type=cli.number(*RATE_RANGES["rpm"]),
+                        help="at most this many requests a minute "
+                             "(default: <PROVIDER>_RPM, else no limit)")
+    parser.add_argument("--tpm", type=cli.number(*RATE_RANGES["tpm"]),
+                        help="at most this many tokens a minute "
+                             "(default: <PROVIDER>_TPM, else no limit)")
+    parser.add_argument("--max-calls", type=cli.number(minimum=1, integer=True),
+                        help="stop (exit 1) before making more than N model calls; "
+                             "the same command continues")
+    parser.add_argument("--price-in", type=cli.number(0, MAX_PRICE),
+                        help="USD per million input tokens, for the cost")
+    parser.add_argument("--price-out", type=cli.number(0, MAX_PRICE),
+                        help="USD per million output tokens")
     parser.add_argument("--prices", help="a price file (evalkit/budget.py): "
                                          "USD per million tokens by model")
 
 
 def check_arguments(parser, args):
-    for name in ("rpm", "tpm"):
-        value = getattr(args, name)
-        if value is not None and not (math.isfinite(value) and value > 0):
-            parser.error(f"--{name} must be a positive number")
-    if args.max_calls is not None and args.max_calls < 1:
-        parser.error("--max-calls must be at least 1")
-    for name in ("price_in", "price_out"):
-        value = getattr(args, name)
-        if value is not None and not (math.isfinite(value) and value >= 0):
-            parser.error(f"--{name.replace('_', '-')} must be a number of at least 0")
     if (args.price_in is None) != (args.price_out is None):
         parser.error("give both --price-in and --price-out")
     if args.prices and args.price_in is not None:
@@ -293,9 +292,10 @@ def prices_for(args, provider, model):
         if entry is None:
             continue
         values = [entry.get(k) if isinstance(entry, dict) else None for k in ("input", "output")]
-        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= MAX_PRICE
                    for v in values):
-            raise BadInput(f"{args.prices}: {key}: input and output must be numbers of at least 0")
+            raise BadInput(f"{args.prices}: {key}: input and output must be numbers from 0 "
+                           f"to {MAX_PRICE}")
         return float(values[0]), float(values[1])
     raise BadInput(f"{args.prices}: no price for {provider}:{model} (nor {model})")
 

@@ -46,7 +46,9 @@ TARGET PROFILE (format 1): how to ask, and where the answer is
                     strings or objects), source_url (the URL's key in such an
                     object), grounded (a boolean; false = no grounding content)
   version_header    the response header naming the platform's version, or null
-  Values from {env:NAME} are recorded as [redacted:NAME], never as themselves."""
+  Values from {env:NAME} are recorded as [redacted:NAME], never as themselves.
+  A value its header or the URL cannot carry (a line break, a control
+  character; a space in the URL) is refused before any question is asked."""
 
 # The raw line comes in three kinds, told apart by target.kind: a website
 # assistant's (the widget protocol, suite site-qa), a model generator's and an

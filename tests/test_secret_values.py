@@ -9,6 +9,7 @@ request is kept free of every secret, as it is and in its escaped forms
 (Python's repr of the text and of its bytes, JSON, percent-encoding).
 Every server is a real one on 127.0.0.1; nothing else is contacted."""
 
+import base64
 import json
 import os
 import re
@@ -16,6 +17,7 @@ import tempfile
 import unittest
 import urllib.parse
 import urllib.request
+from http.server import BaseHTTPRequestHandler
 
 from tests import support
 from tests.model_servers import ModelServer, error
@@ -136,6 +138,49 @@ class TargetProfile(SecretCase):
                          "http://127.0.0.1:[redacted:MY_PORT_KEY]/api/query")
         self.assert_nowhere(["PORTSECRET"], proc)
 
+
+    def test_a_site_that_echoes_its_token_is_recorded_without_it(self):
+        # The raw answer is kept as received, but for a secret the request
+        # carried: in a header or the body (UTF-8 or not) it becomes
+        # [redacted], and the response says so.
+        class Echo(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                token = self.headers["Authorization"]
+                with self.server.lock:
+                    self.server.requests.append(token)
+                    odd = len(self.server.requests) % 2 == 0
+                body = json.dumps({"answer": f"you sent {token}", "sources": [],
+                                   "grounded": True}).encode() + (b"\xff" if odd else b"")
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("X-Echo", token)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        with support.LoopbackServer(Echo) as echo:
+            url = f"http://127.0.0.1:{echo.httpd.server_address[1]}/api/query"
+            profile = self.profile({"Authorization": "Bearer {env:MY_ECHO_KEY}"}, url)
+            proc = self.run_py(profile, {"MY_ECHO_KEY": "ECHOSECRET-2468"}, "--limit", "2",
+                               "--skip-endpoint-check")
+            self.assertEqual(len(echo.requests), 2)
+        self.assertEqual(proc.returncode, 1, proc.stderr)  # the second body is not UTF-8
+        first, second = support.read_lines(self.path("raw.jsonl"))
+        self.assertTrue(first["response"]["redacted"] and second["response"]["redacted"])
+        self.assertEqual(json.loads(first["response"]["body"])["answer"],
+                         "you sent Bearer [redacted]")
+        self.assertEqual(first["response"]["headers"]["x-echo"], "Bearer [redacted]")
+        self.assertIn(b"Bearer [redacted]", base64.b64decode(second["response"]["body_base64"]))
+        scored = run_script("score.py", QUESTIONS, self.path("raw.jsonl"),
+                            "--json", self.path("results.json"),
+                            "--review-sheet", self.path("sheet.md"))
+        self.assertEqual(scored.returncode, 0, scored.stderr)
+        self.assert_nowhere(["ECHOSECRET"], proc)
+        self.assert_nowhere(["ECHOSECRET"], scored)
 
 class ProviderKeys(SecretCase):
     """A provider's key ending in a newline: a fatal error, before any request."""

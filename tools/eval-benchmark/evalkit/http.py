@@ -150,9 +150,18 @@ def _read_capped(resp, cap, deadline):
     return data, False
 
 
-def body_record(data, truncated):
-    """The body exactly as received: text when it is UTF-8, else base64."""
+def body_record(data, truncated, secrets=()):
+    """The body exactly as received: text when it is UTF-8, else base64;
+    except that a secret in it (a site that echoes its token back, say) is
+    replaced by ``[redacted]``, byte for byte, and ``redacted`` is true: a
+    secret reaches no file. ``bytes`` is the size as received."""
     record = {"bytes": len(data), "truncated": truncated}
+    kept = data
+    for form in every_secret_form(secrets):
+        kept = kept.replace(form.encode("utf-8"), REDACTED.encode("ascii"))
+    if kept != data:
+        record["redacted"] = True
+        data = kept
     try:
         record["body"] = data.decode("utf-8")
         record["body_base64"] = None
@@ -255,19 +264,24 @@ def secret_forms(secret):
                         key=lambda form: (-len(form), form)))
 
 
+def every_secret_form(secrets=()):
+    """The forms (``secret_forms``) of each of ``secrets`` and of each
+    registered secret, longest first."""
+    with _REGISTERED_LOCK:
+        every = set(_REGISTERED)
+    every.update(s for s in secrets or () if isinstance(s, str)
+                 and len(" ".join(s.split())) >= MIN_SECRET)
+    return sorted({form for secret in every for form in secret_forms(secret)},
+                  key=lambda form: (-len(form), form))
+
+
 def without_secrets(text, secrets=()):
     """``text`` with every form (``secret_forms``) of each of ``secrets``, and
     of each registered secret, replaced by ``[redacted]``."""
     if text is None:
         return None
     text = str(text)
-    with _REGISTERED_LOCK:
-        every = set(_REGISTERED)
-    every.update(s for s in secrets or () if isinstance(s, str)
-                 and len(" ".join(s.split())) >= MIN_SECRET)
-    forms = sorted({form for secret in every for form in secret_forms(secret)},
-                   key=lambda form: (-len(form), form))
-    for form in forms:
+    for form in every_secret_form(secrets):
         text = text.replace(form, REDACTED)
     return text
 
@@ -326,7 +340,8 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP, secrets=()):
         with resp:
             status = resp.status
             payload, truncated = _read_capped(resp, cap, deadline)
-        head = {k.lower(): v for k, v in resp.headers.items() if k.lower() != "set-cookie"}
+        received = {k.lower(): v for k, v in resp.headers.items() if k.lower() != "set-cookie"}
+        head = {k: without_secrets(v, secrets) for k, v in received.items()}
         # A body cut off by the network is no response at all (response
         # stays None), so the caller retries it like a refused connection.
         declared = resp.headers.get("Content-Length")
@@ -334,7 +349,9 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP, secrets=()):
                 and int(declared) != len(payload):
             raise _BodyCutOff(f"{len(payload)} of {int(declared)} bytes")
         response = {"status": status, "headers": dict(sorted(head.items()))}
-        response.update(body_record(payload, truncated))
+        response.update(body_record(payload, truncated, secrets))
+        if head != received:
+            response["redacted"] = True
         if truncated:
             error = f"body over the size cap of {cap} bytes"
         elif status != 200:

@@ -66,7 +66,9 @@ RAW LINE, website assistant (suite site-qa; one per question, JSON Lines, format
   response          null when no HTTP response came; else status, headers
                     (lower-cased names, string values),
                     body (text exactly as received, or null when not UTF-8),
-                    body_base64 (the bytes when not UTF-8), bytes, truncated
+                    body_base64 (the bytes when not UTF-8), bytes, truncated;
+                    redacted (true) when a secret the request carried came back
+                    in a header or the body and was replaced by [redacted]
   derived           answer, sources, grounded, problem: read from the body for
                     convenience; score.py derives them again and never trusts these
   earlier_responses, redone   only in a line asked again by run.py --retry-failed:

@@ -278,6 +278,11 @@ class _Handler(BaseHTTPRequestHandler):
                 server.bad_signatures += 1
                 reply = error("bedrock", 403, "InvalidSignatureException", problem)
                 return self._send(reply["status"], reply["headers"], reply["body"])
+        if not isinstance(request, dict) or "messages" not in request:
+            # What a real API says of a body that is no chat request: a
+            # client killed mid-send (tests/test_crash) leaves half a body.
+            scripted = scripted or error(server.flavour, 400, "invalid_request_error",
+                                         "the body is not a chat request")
         scripted = refusal or scripted or self._over_the_rate()
         if scripted is not None:
             return self._send(scripted["status"], scripted.get("headers", {}), scripted["body"],

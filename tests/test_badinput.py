@@ -27,7 +27,7 @@ AI = os.path.join(FIXTURES, "ai")
 CLOSED = "http://127.0.0.1:9/api/query"   # nothing listens; no request is ever made here
 
 FUZZ_CASES = 5000
-CORPUS_SIZE = 92    # malformed files in the corpus below; the README quotes this figure
+CORPUS_SIZE = 98    # malformed files in the corpus below; the README quotes this figure
 FUZZ_SEED = 20261129
 
 
@@ -51,6 +51,8 @@ def json_variants(valid, list_key=None):
         "wrong type": json.dumps({k: "x" for k in doc}).encode(),
         "bom and garbage": b"\xef\xbb\xbf}{",
     }
+    if isinstance(doc, dict) and type(doc.get("format")) is int:
+        out["format as a float"] = json.dumps(dict(doc, format=float(doc["format"]))).encode()
     if list_key and isinstance(doc.get(list_key), list) and doc[list_key]:
         dup = json.loads(valid)
         dup[list_key].append(dup[list_key][0])

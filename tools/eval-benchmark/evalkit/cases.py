@@ -79,7 +79,7 @@ def parse_site_qa(doc, path, sha256=""):
     if suite != "site-qa":
         raise OtherSuite(f"{path}: suite is {suite!r}, this loader reads 'site-qa'", suite)
     fmt = doc.get("format")
-    if isinstance(fmt, bool) or fmt not in FORMATS:
+    if type(fmt) is not int or fmt not in FORMATS:  # 1.0 and true are no format
         raise BadInput(f"{path}: format {fmt!r} is not one this tool knows ({', '.join(map(str, FORMATS))})")
     unknown = sorted(set(doc) - TOP_KEYS)
     if unknown:

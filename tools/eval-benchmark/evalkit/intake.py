@@ -129,7 +129,8 @@ class Vocabulary:
 def load_cases(path, vocabulary, suite, key):
     """Intake or grounding cases: ``(cases, sha256)``; ``key`` is gold or facts."""
     doc, sha256 = read_json_sha(path)
-    if not isinstance(doc, dict) or doc.get("suite") != suite or doc.get("format") != 1:
+    if not isinstance(doc, dict) or doc.get("suite") != suite or \
+            type(doc.get("format")) is not int or doc["format"] != 1:  # 1.0 and true are not 1
         raise BadInput(f"{path}: not a format-1 {suite} case file")
     extra = sorted(set(doc) - {"suite", "format", "note", "cases"})
     if extra:

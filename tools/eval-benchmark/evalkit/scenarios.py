@@ -62,7 +62,7 @@ def parse_scenarios(doc, path, sha256=""):
 
     if not isinstance(doc, dict) or doc.get("suite") != "scenario":
         raise BadInput(f"{path}: not a scenario file (suite must be 'scenario')")
-    if doc.get("format") != 1 or isinstance(doc.get("format"), bool):
+    if type(doc.get("format")) is not int or doc["format"] != 1:  # 1.0 and true are not 1
         raise BadInput(f"{path}: format {doc.get('format')!r} is not one this tool knows (1)")
     extra = sorted(set(doc) - TOP_KEYS)
     if extra:

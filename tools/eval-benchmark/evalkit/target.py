@@ -43,7 +43,7 @@ def parse_profile(doc, path):
 
     if not isinstance(doc, dict):
         bad("a target profile must be a JSON object")
-    if doc.get("format") != 1 or isinstance(doc.get("format"), bool):
+    if type(doc.get("format")) is not int or doc["format"] != 1:  # 1.0 and true are not 1
         bad(f"format {doc.get('format')!r} is not one this tool knows (1)")
     extra = sorted(set(doc) - PROFILE_KEYS)
     if extra:

@@ -63,6 +63,7 @@ HELPERS = {
 
 # Modules off the path that scoring calls, whole.
 MODULES = {
+    "__init__": "the package's small checks: a whole number (format 1), a calendar date",
     "cases": "checks a question file",
     "jsonl": "reads JSON and JSON Lines",
     "reviews": "reads and checks the reviews file",

@@ -20,14 +20,13 @@ YYYY-MM-DD) or a scenario file without reference keys.
 """
 
 import argparse
-import datetime
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import BadInput, cli  # noqa: E402
+from evalkit import BadInput, calendar_date, cli  # noqa: E402
 from evalkit.jsonl import dumps_line, write_atomic  # noqa: E402
 from evalkit.scenarios import load_scenarios  # noqa: E402
 
@@ -58,12 +57,8 @@ def answer_of(scenario, altered):
 def date(text):
     """An argparse ``type``: a real date, as YYYY-MM-DD. Anything else was
     written, and refused only later, by run.py --provider manual --from."""
-    try:
-        if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
-            datetime.date.fromisoformat(text)
-            return text
-    except ValueError:
-        pass
+    if calendar_date(text):
+        return text
     raise argparse.ArgumentTypeError(f"must be a date as YYYY-MM-DD, not {text[:40]!r}")
 
 

@@ -5,6 +5,9 @@ reviews, report, provenance). Library code raises BadInput for anything a user
 can fix; only the command-line layer turns it into one line on stderr.
 """
 
+import datetime
+import re
+
 # The version of the tools, recorded in every raw line, atoms line and results
 # file. Bumped whenever a scoring rule or an output format changes, so that one
 # version always writes the same results from the same inputs
@@ -19,6 +22,9 @@ can fix; only the command-line layer turns it into one line on stderr.
 #          English page of 0.2.0.
 VERSION = "0.4.0"
 
+# ASCII digits only, the whole text: \d would take other scripts' digits.
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
 
 class BadInput(ValueError):
     """A file or argument the user gave cannot be used.
@@ -27,6 +33,24 @@ class BadInput(ValueError):
     (``questions-med.json: med-he-07: answerable question has no fact groups``);
     ``main`` prints it after the script's name and exits 2.
     """
+
+
+def whole_number(value):
+    """True for an int that is not a bool: a format number, a count. JSON's
+    1.0 is a float and true a bool, though Python finds them equal to 1."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def calendar_date(text):
+    """True for a day of the calendar written YYYY-MM-DD in ASCII digits
+    (2026-11-31 is none)."""
+    if not isinstance(text, str) or not _DATE.fullmatch(text):
+        return False
+    try:
+        datetime.date(int(text[:4]), int(text[5:7]), int(text[8:]))
+    except ValueError:
+        return False
+    return True
 
 
 def one_line(text):

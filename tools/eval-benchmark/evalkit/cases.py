@@ -11,7 +11,7 @@ in the evidence. Those need the site, and are tested where the site is
 (tests/test_demo_questions.py).
 """
 
-from . import BadInput
+from . import BadInput, whole_number
 from .jsonl import read_json_sha
 
 LANGS = ("en", "he", "ru")
@@ -79,7 +79,7 @@ def parse_site_qa(doc, path, sha256=""):
     if suite != "site-qa":
         raise OtherSuite(f"{path}: suite is {suite!r}, this loader reads 'site-qa'", suite)
     fmt = doc.get("format")
-    if type(fmt) is not int or fmt not in FORMATS:  # 1.0 and true are no format
+    if not whole_number(fmt) or fmt not in FORMATS:
         raise BadInput(f"{path}: format {fmt!r} is not one this tool knows ({', '.join(map(str, FORMATS))})")
     unknown = sorted(set(doc) - TOP_KEYS)
     if unknown:

@@ -150,14 +150,15 @@ def _read_capped(resp, cap, deadline):
     return data, False
 
 
-def body_record(data, truncated, secrets=()):
+def body_record(data, truncated, forms=()):
     """The body exactly as received: text when it is UTF-8, else base64;
     except that a secret in it (a site that echoes its token back, say) is
     replaced by ``[redacted]``, byte for byte, and ``redacted`` is true: a
-    secret reaches no file. ``bytes`` is the size as received."""
+    secret reaches no file (``forms``: every_secret_form). ``bytes`` is the
+    size as received."""
     record = {"bytes": len(data), "truncated": truncated}
     kept = data
-    for form in every_secret_form(secrets):
+    for form in forms:
         kept = kept.replace(form.encode("utf-8"), REDACTED.encode("ascii"))
     if kept != data:
         record["redacted"] = True
@@ -233,17 +234,21 @@ _REGISTERED = set()
 _REGISTERED_LOCK = threading.Lock()
 
 
+def _long_enough(value):
+    return isinstance(value, str) and len(" ".join(value.split())) >= MIN_SECRET
+
+
 def register_secret(value):
     """Never show ``value`` in an error text of this process (target.py
     registers every ``{env:NAME}`` value it fills in)."""
-    if isinstance(value, str) and len(" ".join(value.split())) >= MIN_SECRET:
+    if _long_enough(value):
         with _REGISTERED_LOCK:
             _REGISTERED.add(value)
 
 
 @functools.lru_cache(maxsize=256)
 def secret_forms(secret):
-    """Every form of ``secret`` a message may hold, longest first: as it is,
+    """Every form of ``secret`` a message may hold: as it is,
     with its white space folded (a message folded to one line, a key
     stripped of its newline), Python's repr of the text (``\\n`` for a line
     break) and of its UTF-8 and Latin-1 bytes, JSON-escaped, and
@@ -260,8 +265,7 @@ def secret_forms(secret):
                 pass
         for encoded in (quote(text, safe=""), quote(text), quote_plus(text)):
             forms.update({encoded, _PERCENT.sub(lambda m: m.group(0).lower(), encoded)})
-    return tuple(sorted((form for form in forms if len(form) >= MIN_SECRET),
-                        key=lambda form: (-len(form), form)))
+    return frozenset(form for form in forms if len(form) >= MIN_SECRET)
 
 
 def every_secret_form(secrets=()):
@@ -269,19 +273,20 @@ def every_secret_form(secrets=()):
     registered secret, longest first."""
     with _REGISTERED_LOCK:
         every = set(_REGISTERED)
-    every.update(s for s in secrets or () if isinstance(s, str)
-                 and len(" ".join(s.split())) >= MIN_SECRET)
+    every.update(s for s in secrets or () if _long_enough(s))
+    # Longest first: a form that holds another is replaced whole.
     return sorted({form for secret in every for form in secret_forms(secret)},
                   key=lambda form: (-len(form), form))
 
 
-def without_secrets(text, secrets=()):
+def without_secrets(text, secrets=(), forms=None):
     """``text`` with every form (``secret_forms``) of each of ``secrets``, and
-    of each registered secret, replaced by ``[redacted]``."""
+    of each registered secret, replaced by ``[redacted]``; ``forms``, when
+    given, are those forms (``every_secret_form``), found once for many texts."""
     if text is None:
         return None
     text = str(text)
-    for form in every_secret_form(secrets):
+    for form in every_secret_form(secrets) if forms is None else forms:
         text = text.replace(form, REDACTED)
     return text
 
@@ -341,7 +346,8 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP, secrets=()):
             status = resp.status
             payload, truncated = _read_capped(resp, cap, deadline)
         received = {k.lower(): v for k, v in resp.headers.items() if k.lower() != "set-cookie"}
-        head = {k: without_secrets(v, secrets) for k, v in received.items()}
+        forms = every_secret_form(secrets)
+        head = {k: without_secrets(v, forms=forms) for k, v in received.items()}
         # A body cut off by the network is no response at all (response
         # stays None), so the caller retries it like a refused connection.
         declared = resp.headers.get("Content-Length")
@@ -349,7 +355,7 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP, secrets=()):
                 and int(declared) != len(payload):
             raise _BodyCutOff(f"{len(payload)} of {int(declared)} bytes")
         response = {"status": status, "headers": dict(sorted(head.items()))}
-        response.update(body_record(payload, truncated, secrets))
+        response.update(body_record(payload, truncated, forms))
         if head != received:
             response["redacted"] = True
         if truncated:

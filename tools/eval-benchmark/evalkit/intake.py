@@ -46,7 +46,7 @@ that is not exactly the material fields of the gold project type. Top-level
 keys of a reply beyond the three are ignored; they carry no score.
 """
 
-from . import BadInput
+from . import BadInput, whole_number
 from .jsonl import read_json, read_json_sha
 
 UNKNOWN = "unknown"
@@ -130,7 +130,7 @@ def load_cases(path, vocabulary, suite, key):
     """Intake or grounding cases: ``(cases, sha256)``; ``key`` is gold or facts."""
     doc, sha256 = read_json_sha(path)
     if not isinstance(doc, dict) or doc.get("suite") != suite or \
-            type(doc.get("format")) is not int or doc["format"] != 1:  # 1.0 and true are not 1
+            not whole_number(doc.get("format")) or doc["format"] != 1:
         raise BadInput(f"{path}: not a format-1 {suite} case file")
     extra = sorted(set(doc) - {"suite", "format", "note", "cases"})
     if extra:

@@ -32,12 +32,12 @@ _DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite
 
 
 def _object_of_unique_keys(pairs):
-    value = dict(pairs)
-    if len(value) != len(pairs):
-        seen = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise ValueError(f"the key {twice!r} is given twice in one object")
-    return value
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ValueError(f"the key {key!r} is given twice in one object")
+        seen.add(key)
+    return dict(pairs)
 
 
 _UNIQUE_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float,

@@ -40,7 +40,7 @@ import hashlib
 import os
 import re
 
-from . import BadInput
+from . import BadInput, whole_number
 from .jsonl import read_json, read_json_sha
 from .measures import MEASURES
 from .rulebook import check_date
@@ -56,11 +56,6 @@ SHA256 = re.compile(r"[0-9a-f]{64}")
 SCORING = (("questions", list, "questions-", ".json"), ("raw", list, "raw-", ".jsonl"),
            ("reviews", str, "reviews-", ".json"), ("history", str, "history", ".json"))
 
-
-def whole_number(value):
-    """True for an int that is not a bool: a format number, a count. JSON's
-    2.0 is a float and true a bool, though Python finds them equal to 2 and 1."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def plain_name(name):

@@ -11,7 +11,7 @@ faulty question that also has verdict entries, a value that is not a boolean,
 a key given twice in one entry (the second would silently win).
 """
 
-from . import BadInput
+from . import BadInput, whole_number
 from .jsonl import read_json
 from .measures import APPLIES, MEASURES
 
@@ -25,7 +25,7 @@ def load_reviews(path, questions_by_id):
     every problem at once, each with the entries that have it, so that a
     reviewer mends the whole file in one go."""
     doc = read_json(path, unique_keys=True)
-    if not isinstance(doc, dict) or type(doc.get("format")) is not int or doc["format"] != 1:
+    if not isinstance(doc, dict) or not whole_number(doc.get("format")) or doc["format"] != 1:
         raise BadInput(f"{path}: a reviews file is an object with format 1 and a reviews list")
     extra = sorted(set(doc) - {"format", "reviews"})
     if extra:

@@ -15,10 +15,7 @@ results scored under older rules still name the version whose output they
 are byte for byte.
 """
 
-import datetime
-import re
-
-from . import BadInput
+from . import BadInput, calendar_date
 from .textmatch import normalize
 
 # (date, key, what changed). ``key`` names the Rules attribute that turns the
@@ -118,9 +115,6 @@ DECLINE = (
     )),
 )
 
-# ASCII digits only, the whole text: \d would take other scripts' digits, and
-# $ a trailing newline.
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def change_dates():
@@ -170,13 +164,8 @@ def check_date(as_of, what="--rules-as-of"):
     after the first rules; else BadInput naming ``what``, where the date was
     given (the option, or a manifest's field)."""
     first = change_dates()[0]
-    if not isinstance(as_of, str) or not _DATE.fullmatch(as_of):
-        raise BadInput(f"{what} {as_of!r}: give a date as YYYY-MM-DD")
-    try:
-        datetime.date(int(as_of[:4]), int(as_of[5:7]), int(as_of[8:]))
-    except ValueError:
-        raise BadInput(f"{what} {as_of!r}: no such day in the calendar; give a date as "
-                       "YYYY-MM-DD") from None
+    if not calendar_date(as_of):
+        raise BadInput(f"{what} {as_of!r}: give a day of the calendar as YYYY-MM-DD")
     if as_of < first:
         raise BadInput(f"{what} {as_of}: the rules begin on {first}")
     return as_of

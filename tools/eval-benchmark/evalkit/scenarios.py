@@ -26,7 +26,7 @@ checked against the corpus (evalkit.corpus) by tests/test_code_corpus.py,
 since a scenario file does not carry its corpus.
 """
 
-from . import BadInput
+from . import BadInput, whole_number
 from .jsonl import read_json_sha
 
 TOP_KEYS = {"suite", "format", "topics", "scenarios", "note"}
@@ -62,7 +62,7 @@ def parse_scenarios(doc, path, sha256=""):
 
     if not isinstance(doc, dict) or doc.get("suite") != "scenario":
         raise BadInput(f"{path}: not a scenario file (suite must be 'scenario')")
-    if type(doc.get("format")) is not int or doc["format"] != 1:  # 1.0 and true are not 1
+    if not whole_number(doc.get("format")) or doc["format"] != 1:
         raise BadInput(f"{path}: format {doc.get('format')!r} is not one this tool knows (1)")
     extra = sorted(set(doc) - TOP_KEYS)
     if extra:

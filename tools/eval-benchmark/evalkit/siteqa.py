@@ -19,7 +19,7 @@ asked; were they changed, the question still decides.
 
 import os
 
-from . import BadInput
+from . import BadInput, whole_number
 from .cases import load_site_qa
 from .jsonl import dumps_file, iter_jsonl, read_json, write_atomic
 from .htmlpage import render_pages
@@ -59,7 +59,7 @@ def read_answer(line, where):
     def bad(reason):
         raise BadInput(f"{where}: {reason}")
 
-    if type(line.get("format")) is not int or line["format"] != 1:  # 1.0 and true are not 1
+    if not whole_number(line.get("format")) or line["format"] != 1:
         bad(f"format {line.get('format')!r} is not one this tool knows (1)")
     if not isinstance(line.get("id"), str) or not line["id"]:
         bad("no id")
@@ -316,7 +316,7 @@ def provenance(sets, facts, reviews_path, review_count, rules, other_inputs):
 def load_history(path):
     """history.json: earlier quarters' overall figures (see evalkit.quarter)."""
     doc = read_json(path)
-    quarters = doc.get("quarters") if isinstance(doc, dict) and type(doc.get("format")) is int \
+    quarters = doc.get("quarters") if isinstance(doc, dict) and whole_number(doc.get("format")) \
         and doc["format"] == 1 else None
     if not isinstance(quarters, list):
         raise BadInput(f"{path}: a history file is {{format: 1, quarters: [...]}}")
@@ -329,7 +329,7 @@ def load_history(path):
 
 def _history_entry_ok(entry):
     def count(value):
-        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        return whole_number(value) and value >= 0
 
     try:
         return isinstance(entry["quarter"], str) and all(

@@ -18,7 +18,7 @@ job, apart from this asking code, so that scoring needs none of it.
 import os
 import re
 
-from . import BadInput, http
+from . import BadInput, http, whole_number
 from .jsonl import read_json
 
 PROFILE_KEYS = {"format", "name", "kind", "url", "method", "headers", "body", "response",
@@ -43,7 +43,7 @@ def parse_profile(doc, path):
 
     if not isinstance(doc, dict):
         bad("a target profile must be a JSON object")
-    if type(doc.get("format")) is not int or doc["format"] != 1:  # 1.0 and true are not 1
+    if not whole_number(doc.get("format")) or doc["format"] != 1:
         bad(f"format {doc.get('format')!r} is not one this tool knows (1)")
     extra = sorted(set(doc) - PROFILE_KEYS)
     if extra:

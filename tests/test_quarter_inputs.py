@@ -1,7 +1,7 @@
 """Bad input to the quarter tools: publish.py, reproduce.py, compare.py, and
 the --rules-as-of date of score.py and lint_questions.py. Each refusal is one
 line on stderr naming the file and the place, with the exit code the README
-gives (publish, compare, score: 2; reproduce: 2 when it cannot start, 1 when
+gives (publish, compare, score: 2; reproduce: 2 when it cannot check, 1 when
 the folder is not reproduced), never a traceback; publish.py leaves nothing
 published or half-written behind."""
 
@@ -249,26 +249,21 @@ class ReproduceFolders(Refusals):
         os.unlink(path)
         os.makedirs(path)
 
-    def test_an_output_that_is_a_folder_differs(self):
-        self.make_folder("index.html")
-        out, _ = self.refused(reproduce, [self.folder], 1, "NOT reproduced")
-        lines = out.splitlines()
-        self.assertIn("differs    index.html (a folder, not a file)", lines)
-        self.assertIn("identical  results.md", lines)
-        self.assertIn("identical  index.he.html", lines)
-        self.assertIn("verified   raw-med.jsonl", lines)
-
-    def test_an_input_that_is_a_folder_differs(self):
-        for name in ("raw-med.jsonl", "reviews-demo-2026-12.json", "questions-biz.json"):
+    def test_a_folder_in_place_of_a_file_is_refused(self):
+        # A quarter folder holds regular files only (evalkit/quarter.py): a
+        # folder in it is refused before anything is read, not compared.
+        for name in ("index.html", "raw-med.jsonl", "reviews-demo-2026-12.json",
+                     "questions-biz.json"):
             with self.subTest(name=name):
                 shutil.rmtree(self.folder)
                 shutil.copytree(DEMO, self.folder)
                 self.make_folder(name)
-                out, _ = self.refused(reproduce, [self.folder], 1, "cannot re-score", name)
-                lines = out.splitlines()
-                self.assertIn(f"differs    {name} (a folder, not a file)", lines)
-                self.assertIn("verified   raw-biz.jsonl" if name != "raw-biz.jsonl" else
-                              "verified   raw-med.jsonl", lines)
+                path = os.path.join(self.folder, name)
+                out, _ = self.refused(reproduce, [self.folder], 2,
+                                      f"{path}: is a folder; a quarter folder holds regular "
+                                      "files only")
+                self.assertEqual(out, "")
+                self.refused(compare, [self.folder, self.folder], 2, f"{path}: is a folder")
 
     def test_a_file_given_as_the_folder(self):
         path = os.path.join(self.folder, "results.md")

@@ -15,7 +15,10 @@ in B, in neither; the exact McNemar p-value of the discordant pairs; and a
 verdict, ``changed`` when p < alpha, else ``within noise``.
 
 Refuses (exit 2) when the two runs answer different question files (other
-sha256): then the numbers are not comparable.
+sha256): then the numbers are not comparable; and, before reading it, any
+file it would read that is not a regular file (a symbolic link, a FIFO, a
+device), a quarter folder that is a link or holds anything but regular files
+(evalkit/quarter.py).
 """
 
 import os
@@ -26,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from evalkit import BadInput, cli, siteqa  # noqa: E402
 from evalkit.jsonl import iter_jsonl  # noqa: E402
 from evalkit.measures import MEASURES, TITLES  # noqa: E402
-from evalkit.quarter import load_manifest, plain_name, shown  # noqa: E402
+from evalkit.quarter import check_regular, load_manifest, plain_name, shown  # noqa: E402
 from evalkit.report import group_keys  # noqa: E402
 from evalkit.stats import mcnemar_exact, smallest_detectable  # noqa: E402
 
@@ -48,12 +51,15 @@ def parse_args(argv):
 
 
 def load_run(path, questions, bench):
-    """``(label, result)``: the run scored as score.py scores it."""
-    if os.path.isdir(path):
+    """``(label, result)``: the run scored as score.py scores it. Every file
+    read is a regular file, checked before it is read: a link in a pull
+    request could point at a file outside (an environment with keys)."""
+    if os.path.isdir(path):  # a link to a folder too: load_manifest refuses it
         manifest = load_manifest(path)
         return f"{path} (after review)", siteqa.score_quarter(path, manifest["scoring"])
     if not path.endswith(".jsonl"):
         raise BadInput(f"{path}: give a raw file (.jsonl) or a quarter folder")
+    check_regular(path)
     files = list(questions)
     if not files:
         names = set()
@@ -66,6 +72,8 @@ def load_run(path, questions, bench):
                                "pass --questions")
             names.add(name)
         files = [os.path.join(bench, name) for name in sorted(names)]
+    for name in files:
+        check_regular(name)
     return f"{path} (mechanical)", siteqa.score(files, [path])
 
 

@@ -94,7 +94,7 @@ def gather(work, bench, quarter, staging):
         shutil.copyfile(os.path.join(work, reviews), os.path.join(staging, reviews))
         names.append(reviews)
         for other in others:
-            print(f"{PROG}: {work}/{other} is not read: the reviews file is {work}/{reviews}",
+            print(cli.printable(f"{PROG}: {work}/{other} is not read: the reviews file is {work}/{reviews}"),
                   file=sys.stderr)
     elif others:
         raise BadInput(f"{work}/{others[0]}: the reviews of {quarter} are read from "
@@ -150,19 +150,27 @@ def publish_command(args):
             manifest = build(staging, quarter, args.allow_unreviewed, args.work)
         except BadInput as exc:
             raise BadInput(users_paths(str(exc), staging, args.work, args.bench)) from None
+        os.chmod(staging, folder_mode())
         old = None
         if os.path.exists(target):
             old = tempfile.mkdtemp(prefix=f".{quarter}.old-", dir=args.bench)
             os.rename(target, os.path.join(old, quarter))
-        os.chmod(staging, folder_mode())
-        os.rename(staging, target)
+        try:
+            os.rename(staging, target)
+        except BaseException:
+            # The published quarter goes back where it was: a failed --force
+            # leaves the old quarter, never no quarter at all.
+            if old:
+                os.rename(os.path.join(old, quarter), target)
+                os.rmdir(old)
+            raise
         if old:
             shutil.rmtree(old)
     finally:
         if os.path.exists(staging):
             shutil.rmtree(staging)
     cov = manifest["review_coverage"]
-    print(f"{PROG}: published {target}: {len(manifest['files'])} files, "
+    print(f"{PROG}: published {cli.printable(target)}: {len(manifest['files'])} files, "
           f"reviewed {cov['reviewed']} of {cov['required']} required", file=sys.stderr)
     return 0
 

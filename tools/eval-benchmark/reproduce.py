@@ -3,24 +3,29 @@
 
     python tools/eval-benchmark/reproduce.py FOLDER
 
-Checks every file of the folder against MANIFEST.json (sha256 and size),
-re-scores the inputs the manifest names (its ``scoring`` block: question
-files, raw files, reviews, history, DECLINE list date) into a temporary
-folder, and compares each output with the published one (the results pages:
-index.html, and from the rules of 2026-12-01 index.he.html and index.ru.html;
-an output the scorer writes that the manifest lacks differs too). One line per
-file: ``verified`` / ``identical`` or ``differs`` (a file missing, or a folder
-in its place, differs too); where an output differs, the first lines of a
-unified diff.
+Checks the folder first: it holds regular files only (a symbolic link, a
+FIFO, a device or a subfolder in it, or a folder that is itself a link, is
+refused before anything is read: evalkit/quarter.py). Then checks every file
+against MANIFEST.json (sha256 and size), re-scores the inputs the manifest
+names (its ``scoring`` block: question files, raw files, reviews, history,
+DECLINE list date), writes the outputs into a temporary folder, and compares
+each with the published one (the results pages: index.html, and from the
+rules of 2026-12-01 index.he.html and index.ru.html; an output the scorer
+writes that the manifest lacks differs too). One line per file:
+``verified`` / ``identical`` or ``differs`` (a file missing differs too);
+where an output differs, the first lines of a unified diff (the published
+side read from the regular file checked, never through a link).
 No network, no keys; nothing is written outside the temporary folder.
 
 Exit codes: 0 every file verified and identical; 1 something differs, or
 the published inputs are ones the scorer refuses (the results cannot follow
-from them: a verdict on the quarter, named in one line); 2 could not start
-(no folder, no or bad manifest).
+from them: a verdict on the quarter, named in one line); 2 could not check
+(no folder, no or bad manifest, anything but a regular file in the folder,
+or the temporary folder cannot be written: a full or read-only disk).
 """
 
 import difflib
+import hashlib
 import os
 import sys
 import tempfile
@@ -28,7 +33,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import BadInput, cli, one_line, siteqa  # noqa: E402
-from evalkit.quarter import load_manifest, sha256_file  # noqa: E402
+from evalkit.quarter import load_manifest, open_regular  # noqa: E402
 
 PROG = "reproduce.py"
 DIFF_LINES = 20
@@ -51,13 +56,11 @@ def check_inputs(folder, listed):
             lines.append(f"differs    {name} (not in MANIFEST.json)")
             ok = False
     for name in sorted(n for n, e in listed.items() if e["role"] == "input"):
-        path = os.path.join(folder, name)
-        problem = not_a_file(path)
+        sha256, size, problem = digest_of(os.path.join(folder, name))
         if problem:
             lines.append(f"differs    {name} ({problem})")
             ok = False
-        elif sha256_file(path) != listed[name]["sha256"] or \
-                os.path.getsize(path) != listed[name]["bytes"]:
+        elif sha256 != listed[name]["sha256"] or size != listed[name]["bytes"]:
             lines.append(f"differs    {name} (input does not match MANIFEST.json)")
             ok = False
         else:
@@ -65,39 +68,53 @@ def check_inputs(folder, listed):
     return lines, ok
 
 
-def not_a_file(path):
-    """Why ``path`` cannot be compared (missing, a folder, unreadable), or None."""
-    if os.path.isdir(path):
-        return "a folder, not a file"
-    if not os.path.exists(path):
-        return "missing"
-    try:
-        with open(path, "rb"):
-            pass
-    except OSError as exc:
-        return f"cannot read: {exc.strerror or type(exc).__name__}"
-    return None
+def digest_of(path):
+    """``(sha256, bytes, None)`` of a regular file, or ``(None, None, why
+    not)``: read only as the regular file it was checked to be."""
+    fh, problem = open_regular(path)
+    if problem:
+        return None, None, problem
+    digest = hashlib.sha256()
+    size = 0
+    with fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+            size += len(block)
+    return digest.hexdigest(), size, None
 
 
-def compare_output(folder, fresh_folder, name, entry):
-    """``(lines, ok)`` of one output: identical, or the start of a diff."""
-    published = os.path.join(folder, name)
-    fresh = os.path.join(fresh_folder, name)
-    if not os.path.exists(fresh):
+def compare_output(folder, name, entry, new):
+    """``(lines, ok)`` of one output: identical, or the start of a diff.
+    ``new`` is what the scorer wrote, None when it no longer writes it."""
+    if new is None:
         return [f"differs    {name} (the scorer no longer writes it)"], False
-    with open(fresh, "rb") as fh:
-        new = fh.read()
-    problem = not_a_file(published)
+    # Only the regular file the folder check saw is shown in a diff: never a
+    # link's target (an environment file with keys) nor a FIFO's writer.
+    fh, problem = open_regular(os.path.join(folder, name))
     if problem:
         return [f"differs    {name} ({problem})"], False
-    with open(published, "rb") as fh:
+    with fh:
         old = fh.read()
-    if new == old and sha256_file(published) == entry["sha256"]:
+    if new == old and hashlib.sha256(old).hexdigest() == entry["sha256"]:
         return [f"identical  {name}"], True
     diff = difflib.unified_diff(old.decode("utf-8", "replace").splitlines(),
                                 new.decode("utf-8", "replace").splitlines(),
                                 f"published/{name}", f"re-scored/{name}", lineterm="")
-    return [f"differs    {name}"] + ["    " + d for d in list(diff)[:DIFF_LINES]], False
+    # A published file may hold terminal escapes: shown escaped, like stderr.
+    shown = [f"    {cli.printable(line)}" for line in list(diff)[:DIFF_LINES]]
+    return [f"differs    {name}"] + shown, False
+
+
+def rescored_outputs(result):
+    """``{name: bytes}`` of what the scorer writes for ``result``, written
+    into a temporary folder as score.py writes them and read back."""
+    with tempfile.TemporaryDirectory(prefix="reproduce-") as scratch:
+        names = siteqa.write_outputs(result, scratch)
+        out = {}
+        for name in names:
+            with open(os.path.join(scratch, name), "rb") as fh:
+                out[name] = fh.read()
+        return out
 
 
 def reproduce_command(args):
@@ -105,31 +122,35 @@ def reproduce_command(args):
     manifest = load_manifest(folder)
     listed = manifest["files"]
     lines, ok = check_inputs(folder, listed)
-    with tempfile.TemporaryDirectory(prefix="reproduce-") as tmp:
-        try:
-            result = siteqa.score_quarter(folder, manifest["scoring"])
-        except OSError as exc:
-            # An input that is not a readable file (named among the lines
-            # above): a verdict on the quarter, as an input the scorer refuses.
-            return cannot_rescore(lines, folder, cli.describe_os_error(exc))
-        except BadInput as exc:
-            return cannot_rescore(lines, folder, exc)
-        try:
-            written = siteqa.write_outputs(result, tmp)
-        except BadInput as exc:
-            return cannot_rescore(lines, folder, exc)
-        for name in sorted(n for n, e in listed.items() if e["role"] == "output"):
-            more, same = compare_output(folder, tmp, name, listed[name])
-            lines += more
-            ok = ok and same
-        # An output the rules of the quarter write (a results page in another
-        # language) that was not published: the quarter is not reproduced whole.
-        for name in written:
-            if listed.get(name, {}).get("role") != "output":
-                lines.append(f"differs    {name} (the scorer writes it; not in MANIFEST.json)")
-                ok = False
+    try:
+        result = siteqa.score_quarter(folder, manifest["scoring"])
+    except OSError as exc:
+        # An input that is not a readable file (named among the lines
+        # above): a verdict on the quarter, as an input the scorer refuses.
+        return cannot_rescore(lines, folder, cli.describe_os_error(exc))
+    except BadInput as exc:
+        return cannot_rescore(lines, folder, exc)
+    try:
+        fresh = rescored_outputs(result)
+    except (OSError, BadInput) as exc:
+        # The scratch disk full, read-only or gone says nothing of the
+        # quarter (exit 1 would say it is not reproduced): the check failed.
+        reason = cli.describe_os_error(exc) if isinstance(exc, OSError) else exc
+        return cli.fail(PROG, f"cannot check {folder}: writing the re-scored outputs to a "
+                              f"temporary folder failed: {one_line(reason)} (free space there, "
+                              "or set TMPDIR to a folder with room)")
+    for name in sorted(n for n, e in listed.items() if e["role"] == "output"):
+        more, same = compare_output(folder, name, listed[name], fresh.get(name))
+        lines += more
+        ok = ok and same
+    # An output the rules of the quarter write (a results page in another
+    # language) that was not published: the quarter is not reproduced whole.
+    for name in sorted(fresh):
+        if listed.get(name, {}).get("role") != "output":
+            lines.append(f"differs    {name} (the scorer writes it; not in MANIFEST.json)")
+            ok = False
     print("\n".join(lines))
-    print(f"{PROG}: {folder}: " + ("every file verified and identical" if ok else
+    print(f"{PROG}: {cli.printable(folder)}: " + ("every file verified and identical" if ok else
                                    "NOT reproduced: see the lines marked differs"),
           file=sys.stderr)
     return 0 if ok else 1

@@ -20,7 +20,9 @@ questions are frozen, so a raw line recorded against another version of the
 file is refused. A question with no raw line counts as not delivered.
 
 No model judges a model here. Without --out or --json, the markdown table is
-printed on stdout.
+printed on stdout. The files asked for are written together or not at all:
+each goes to a temporary file beside it first, and none is renamed into place
+until all are written.
 
 Exit codes: 0 scored; 2 could not score (bad arguments or a bad input file);
 130 interrupted.
@@ -36,7 +38,7 @@ from evalkit import BadInput, cli, schemas  # noqa: E402
 from evalkit import scenario_pages, scenario_score, siteqa  # noqa: E402
 from evalkit.cases import OtherSuite  # noqa: E402
 from evalkit.htmlpage import render_pages  # noqa: E402
-from evalkit.jsonl import dumps_file, iter_jsonl, write_atomic  # noqa: E402
+from evalkit.jsonl import dumps_file, iter_jsonl, write_all_atomic  # noqa: E402
 from evalkit.rulebook import change_dates  # noqa: E402
 from evalkit.report import render_markdown, render_review_sheet  # noqa: E402
 from evalkit.scenarios import load_scenarios  # noqa: E402
@@ -117,12 +119,17 @@ def score_scenarios(args):
                                   args.jargon or os.path.join(folder, "jargon.json"),
                                   args.example)
     markdown = scenario_pages.render_markdown(result)
+    # Every output rendered first, then all written or none (write_all_atomic):
+    # a page that cannot be written leaves no new results.md beside old pages.
+    outputs = []
     if args.out:
-        write_atomic(args.out, markdown)
+        outputs.append((args.out, markdown))
     if args.json_out:
-        write_atomic(args.json_out, dumps_file(result))
+        outputs.append((args.json_out, dumps_file(result)))
     if args.html_dir:
-        scenario_pages.write_pages(result, args.html_dir, write_atomic)
+        scenario_pages.write_pages(result, args.html_dir,
+                                   lambda path, text: outputs.append((path, text)))
+    write_all_atomic(outputs)
     if not (args.out or args.json_out or args.html_dir):
         sys.stdout.write(markdown)
     return 0
@@ -149,19 +156,24 @@ def score_command(args):
         if collecting:
             gc.enable()
     markdown = render_markdown(result)
+    # Every output rendered first, then all written or none (write_all_atomic):
+    # a review sheet that cannot be written leaves no new results.md beside
+    # the old results.json, whose figures it would contradict.
+    outputs = []
     if args.out:
-        write_atomic(args.out, markdown)
+        outputs.append((args.out, markdown))
     if args.json_out:
-        write_atomic(args.json_out, siteqa.results_json(result))
+        outputs.append((args.json_out, siteqa.results_json(result)))
     if args.html_out:
         # The English page at --html, the others beside it (index.he.html ...),
         # as the rules scored with have them (evalkit/htmlpage.py).
         folder, name = os.path.split(args.html_out)
         for page, text in render_pages(result, name).items():
-            write_atomic(os.path.join(folder, page), text)
+            outputs.append((os.path.join(folder, page), text))
     if args.review_sheet:
-        write_atomic(args.review_sheet,
-                     render_review_sheet(result, args.reviews_to or args.reviews))
+        outputs.append((args.review_sheet,
+                        render_review_sheet(result, args.reviews_to or args.reviews)))
+    write_all_atomic(outputs)
     if not (args.out or args.json_out or args.html_out or args.review_sheet):
         sys.stdout.write(markdown)
     return 0

@@ -3,16 +3,26 @@
 Writing: one object per line, ``ensure_ascii=False, sort_keys=True`` and compact
 separators, flushed line by line so that a killed process loses at most the line
 in flight. JSON files are written to a temporary file beside the target and
-renamed, so a crash never leaves a half-written published file.
+renamed, so a crash never leaves a half-written published file; the several
+outputs of one command are all written before any is renamed into place
+(write_all_atomic), so they appear together or not at all.
 
 Reading: every bad line is reported as ``file:line: reason``; nothing is skipped
 silently. Numbers that JSON cannot carry (NaN, Infinity, 1e999) are refused,
-and a document nested too deeply for the parser is an error, not a crash.
+and a document nested too deeply for the parser is an error, not a crash. So
+is a string that is not Unicode text: JSON escapes UTF-16 code units, and
+``"\\ud800"`` parses to half of a surrogate pair on its own, which no UTF-8
+file, request or page can hold. The project never writes one, so a file that
+holds one was written by hand and is refused, naming the place
+(``questions[2].facts[0][1]``), before any script goes on with it. (A body a
+server sent is another matter: it is recorded as received, and the text
+derived from it has U+FFFD in the place: evalkit/responses.py.)
 """
 
 import hashlib
 import json
 import os
+import re
 
 from . import BadInput
 
@@ -43,12 +53,48 @@ def _object_of_unique_keys(pairs):
 _UNIQUE_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float,
                                    object_pairs_hook=_object_of_unique_keys)
 
+# Only a text that escapes a surrogate can parse to a lone one: the walk
+# below is made for those alone.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class _NotText(ValueError):
+    """A string or key of the document is half of a surrogate pair."""
+
 
 def _parse(text, decoder=_DECODER):
-    """json.loads with NaN, Infinity and 1e999 refused."""
+    """json.loads with NaN, Infinity, 1e999 and lone surrogates refused."""
     if text.startswith("\ufeff"):  # what json.loads says of it
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-    return decoder.decode(text)
+    value = decoder.decode(text)
+    if _SURROGATE_ESCAPE.search(text):
+        place = _lone_surrogate(value, "")
+        if place is not None:
+            raise _NotText(f"{place or 'the document'} holds half of a surrogate pair on its "
+                           "own (an escape from \\ud800 to \\udfff), which is no character")
+    return value
+
+
+def _lone_surrogate(value, place):
+    """The place of the first string or key in ``value`` holding a lone
+    surrogate (``questions[2].id``), or None."""
+    if isinstance(value, str):
+        return place if _SURROGATE.search(value) else None
+    if isinstance(value, list):
+        items = ((f"{place}[{n}]", item) for n, item in enumerate(value))
+    elif isinstance(value, dict):
+        for key in value:
+            if _SURROGATE.search(key):
+                return f"{place}: a key" if place else "a key"
+        items = ((f"{place}.{key}" if place else key, item) for key, item in value.items())
+    else:
+        return None
+    for where, item in items:
+        found = _lone_surrogate(item, where)
+        if found is not None:
+            return found
+    return None
 
 
 def loads(text, where):
@@ -60,6 +106,8 @@ def loads(text, where):
     except json.JSONDecodeError as exc:
         raise BadInput(f"{where}: not valid JSON: {exc.msg} "
                        f"(line {exc.lineno}, column {exc.colno})") from None
+    except _NotText as exc:
+        raise BadInput(f"{where}: {exc}") from None
     except ValueError as exc:
         raise BadInput(f"{where}: not valid JSON: {exc}") from None
 
@@ -109,6 +157,8 @@ def read_json_sha(path, unique_keys=False):
         raise BadInput(f"{path}: JSON nested too deeply") from None
     except json.JSONDecodeError as exc:
         raise BadInput(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    except _NotText as exc:
+        raise BadInput(f"{path}: {exc}") from None
     except ValueError as exc:
         raise BadInput(f"{path}: not valid JSON: {exc}") from None
     return value, sha256
@@ -157,22 +207,52 @@ def write_atomic(path, text):
     """Write ``text`` to ``path`` through a temporary file and a rename. A
     path that cannot be written is refused naming it, never the temporary
     file the user did not ask for."""
-    folder = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.tmp{os.getpid()}")
+    write_all_atomic([(path, text)])
+
+
+def write_all_atomic(outputs):
+    """Write every ``(path, text)`` of ``outputs``, or none of them: the
+    outputs of one command appear together or not at all.
+
+    Each text goes first to a temporary file beside its target (same folder,
+    so the rename cannot cross disks); only once all are written and synced
+    are they renamed into place, in order (a path given twice: the last
+    wins). A failure while writing (a full disk, a missing folder) removes
+    every temporary file and leaves every target as it was. A target that is
+    a folder is found before any rename, the one way a rename within a folder
+    fails that can be seen coming; any other failed rename leaves the outputs
+    renamed before it in place (not undone)."""
+    staged = []
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise BadInput(f"{path}: {_cannot_write(path, folder, exc)}") from None
-        raise
+        for index, (path, text) in enumerate(outputs):
+            folder = os.path.dirname(os.path.abspath(path))
+            # The index keeps two outputs with one name (or one path given
+            # twice) from sharing a temporary file.
+            tmp = os.path.join(folder, f".{os.path.basename(path)}.tmp{os.getpid()}-{index}")
+            staged.append((path, tmp))
+            try:
+                with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+                    fh.write(text)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            except OSError as exc:
+                raise BadInput(f"{path}: {_cannot_write(path, folder, exc)}") from None
+        for path, _tmp in staged:
+            if os.path.isdir(path):
+                raise BadInput(f"{path}: is a folder, not a file")
+        for path, tmp in list(staged):
+            try:
+                os.replace(tmp, path)
+            except OSError as exc:
+                folder = os.path.dirname(os.path.abspath(path))
+                raise BadInput(f"{path}: {_cannot_write(path, folder, exc)}") from None
+            staged.remove((path, tmp))
+    finally:
+        for _path, tmp in staged:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def _cannot_write(path, folder, exc):

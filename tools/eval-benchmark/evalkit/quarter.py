@@ -34,11 +34,20 @@ not read: the quarters they describe were republished in format 2.
 
 The manifest itself is not an output that reproduce compares byte for byte:
 it names the scorer's commit, which an auditor's checkout need not share.
+
+A quarter folder holds regular files only, the ones publish.py writes (above).
+A symbolic link, a FIFO, a device, a socket or a subfolder in it, or a quarter
+folder that is itself a link, is refused (check_folder) before anything in it
+is read: git carries links, so a link to a file outside (an environment with
+keys in it) would otherwise be read, or shown in reproduce's diff, as though
+it were published.
 """
 
+import errno
 import hashlib
 import os
 import re
+import stat
 
 from . import BadInput, whole_number
 from .jsonl import read_json, read_json_sha
@@ -85,6 +94,80 @@ def check_quarter(name):
     return name
 
 
+def file_kind(mode):
+    """What a file of this ``st_mode`` is, in words, for a refusal."""
+    for test, words in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"),
+                        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                        (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
+def check_regular(path):
+    """Refuse ``path`` unless it is a regular file or missing (a missing file
+    is left to its reader, which names it). The file itself, never where a
+    link points: ``os.lstat``, so nothing is opened to find out."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    if not stat.S_ISREG(mode):
+        raise BadInput(f"{path}: is {file_kind(mode)}, not a regular file (nothing was read "
+                       "from it: a link is never followed)")
+
+
+def check_folder(folder):
+    """Refuse a quarter folder that is a symbolic link, or that holds
+    anything but regular files (a link, a FIFO, a device, a socket, a
+    subfolder), before any file of it is read: one line naming the first
+    such entry and what it is. Hidden entries too: nothing in the folder
+    escapes the rule."""
+    # "demo/" names what a link called demo points to: look at the link itself.
+    own = folder.rstrip(os.sep) or folder
+    try:
+        mode = os.lstat(own).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        raise BadInput(f"{folder}: no such folder") from None
+    if stat.S_ISREG(mode):
+        raise BadInput(f"{folder}: is a file, not a quarter folder")
+    if not stat.S_ISDIR(mode):
+        raise BadInput(f"{folder}: is {file_kind(mode)}, not a quarter folder (a quarter "
+                       "folder is a folder of regular files; nothing in it was read)")
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        mode = os.lstat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise BadInput(f"{path}: is {file_kind(mode)}; a quarter folder holds regular files "
+                           "only (nothing in it was read)")
+
+
+def open_regular(path):
+    """``(file, None)``: ``path`` opened for reading, in binary, when it is a
+    regular file; else ``(None, why not)``: missing, a symbolic link, a
+    folder, a FIFO ...
+
+    A link is not followed (O_NOFOLLOW) and a FIFO is not waited on
+    (O_NONBLOCK); the kind is checked on the open file, so the bytes read are
+    those of the regular file checked, whatever took its name since the
+    folder was checked."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except (FileNotFoundError, NotADirectoryError):
+        return None, "missing"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return None, "a symbolic link"
+        return None, f"cannot read: {exc.strerror or type(exc).__name__}"
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        return None, file_kind(mode)
+    return os.fdopen(fd, "rb"), None
+
+
 def sha256_file(path):
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
@@ -124,14 +207,12 @@ def scoring_inputs(folder_files, quarter):
 
 def load_manifest(folder):
     """MANIFEST.json of a quarter folder, checked before anything is read:
-    every field reproduce.py and compare.py read has the type this module's
-    docstring gives it, every file a plain name in the folder, every scoring
-    input a file of the manifest. The one place of the manifest's type rules."""
+    the folder holds regular files only (check_folder); every field
+    reproduce.py and compare.py read has the type this module's docstring
+    gives it, every file a plain name in the folder, every scoring input a
+    file of the manifest. The one place of the manifest's type rules."""
     path = os.path.join(folder, "MANIFEST.json")
-    if not os.path.isdir(folder):
-        if os.path.exists(folder):
-            raise BadInput(f"{folder}: is a file, not a quarter folder")
-        raise BadInput(f"{folder}: no such folder")
+    check_folder(folder)
     manifest = read_json(path)
     if not isinstance(manifest, dict):
         raise BadInput(f"{path}: not a format-2 manifest: a manifest is a JSON object")

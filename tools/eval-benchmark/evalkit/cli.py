@@ -10,6 +10,14 @@ command)``: the one place where a user's error becomes a message.
             whole: every output is written line by line or renamed into place)
   else      what ``command(args)`` returns
 
+Every line it prints goes through ``printable``: folded to one line, with
+every control character (an escape sequence's ESC included) and every bidi
+override written as a Python escape, so that a file name or a server's error
+text can neither move the cursor, retitle the terminal nor reorder the line
+(``score.py: \\x1b[31mq.json: No such file or directory``). The scripts,
+the progress lines, the providers' notes, resume's and budget's lines use
+it too.
+
 The parser's errors are one line too (``run.py: give both --price-in and
 --price-out (see --help)``), and its help keeps the schema prose as written. A numeric
 option takes its ``type`` from ``number``, which refuses NaN, infinities and
@@ -20,6 +28,7 @@ values out of the option's range while parsing (``run.py: argument
 
 import argparse
 import math
+import re
 import sys
 
 from . import BadInput, one_line
@@ -30,6 +39,30 @@ from . import BadInput, one_line
 MAX_SECONDS = 24 * 60 * 60
 MAX_TOKENS = 1_000_000
 
+# C0 and C1 control characters and DEL (ESC, BEL, CSI ...); the bidi
+# embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069), which
+# reorder what follows them on the line; and lone surrogates (a file name's
+# bytes that are not UTF-8), which no terminal can be sent.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def printable(text):
+    r"""``text`` as one line a terminal shows as it is: folded to one line
+    (every run of white space, line breaks included, one space), then each
+    control character, bidi override and lone surrogate written as its
+    escape, ``\x1b``, ``\u202e``, ``\udcff``. Other text, backslashes
+    included, is left as it is.
+
+    >>> printable("bad \x1b]0;owned\x07 name\n\u202eevil")
+    'bad \\x1b]0;owned\\x07 name \\u202eevil'
+    """
+    return _UNPRINTABLE.sub(lambda found: _escape(found.group()), one_line(text))
+
+
+def _escape(char):
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
 
 class ArgumentParser(argparse.ArgumentParser):
     def __init__(self, **kwargs):
@@ -37,7 +70,7 @@ class ArgumentParser(argparse.ArgumentParser):
         super().__init__(**kwargs)
 
     def error(self, message):
-        sys.stderr.write(f"{self.prog}: {one_line(message)} (see --help)\n")
+        sys.stderr.write(f"{self.prog}: {printable(message)} (see --help)\n")
         sys.exit(2)
 
 
@@ -85,9 +118,9 @@ def run(prog, argv, parse_args, command):
     try:
         return command(parse_args(argv))
     except BadInput as exc:
-        message = one_line(exc)
+        message = printable(exc)
     except OSError as exc:
-        message = one_line(describe_os_error(exc))
+        message = printable(describe_os_error(exc))
     except KeyboardInterrupt:
         sys.stderr.write(f"{prog}: interrupted\n")
         return 130
@@ -98,5 +131,5 @@ def run(prog, argv, parse_args, command):
 def fail(prog, message, code=2):
     """Print one line on stderr and return ``code``: for a refusal found
     outside an exception."""
-    sys.stderr.write(f"{prog}: {one_line(message)}\n")
+    sys.stderr.write(f"{prog}: {printable(message)}\n")
     return code

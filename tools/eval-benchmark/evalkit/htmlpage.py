@@ -311,9 +311,9 @@ def question_section(row, lang):
            f'<p>{label(lang, "question")}: <span dir="auto" lang="{qlang}">'
            f'{e(row["question"])}</span></p>']
     if row.get("evidence"):
+        source = htmlpage_v1.source_link(row["source_url"], ' class="data"')
         out.append(f'<p>{label(lang, "evidence")}: <span dir="auto" lang="{qlang}">'
-                   f'{e(row["evidence"])}</span> <bdi dir="ltr">(<a href="{e(row["source_url"])}" '
-                   f'class="data">{e(row["source_url"])}</a>)</bdi></p>')
+                   f'{e(row["evidence"])}</span> <bdi dir="ltr">({source})</bdi></p>')
     if row["answer"] is None:
         out.append(f'<p>{label(lang, "no_answer")}: <bdi>{e(row["problem"])}</bdi></p>')
     else:

@@ -26,6 +26,7 @@ page still re-scores from its own folder alone.
 """
 
 from html import escape
+from urllib.parse import urlsplit
 
 from .measures import APPLIES, MEASURES, TITLES
 from .stats import wilson
@@ -48,6 +49,16 @@ blockquote{margin:.3rem 0;padding:.3rem .6rem;background:#f6f6f6;white-space:pre
 
 def e(text):
     return escape("" if text is None else str(text), quote=True)
+
+
+def source_link(url, attrs=""):
+    """A question's source URL: a link when it is an http or https address,
+    else the same text unlinked (a javascript: or data: URL is never clickable)."""
+    try:
+        web = urlsplit(url).scheme in ("http", "https")
+    except ValueError:  # a malformed address (an unclosed "[" of an IPv6 host)
+        web = False
+    return f'<a href="{e(url)}"{attrs}>{e(url)}</a>' if web else f"<span{attrs}>{e(url)}</span>"
 
 
 def pct(x):
@@ -219,7 +230,7 @@ def question_section(row):
     out.append(f'<p>Question: <span dir="auto" lang="{e(row["lang"])}">{e(row["question"])}</span></p>')
     if row.get("evidence"):
         out.append(f'<p>Evidence: <span dir="auto" lang="{e(row["lang"])}">{e(row["evidence"])}'
-                   f'</span> (<a href="{e(row["source_url"])}">{e(row["source_url"])}</a>)</p>')
+                   f'</span> ({source_link(row["source_url"])})</p>')
     if row["answer"] is None:
         out.append(f"<p>No answer: {e(row['problem'])}</p>")
     else:

@@ -11,12 +11,17 @@ retries come from the run's meter (budget.Meter) when it has one (a script
 that calls a model); else cases stand for calls. The time left is the cases
 left at this run's pace so far.
 
+A case's line is shown through cli.printable: one line, its control
+characters (a server's escape sequences) written as escapes.
+
 What it does not do: draw on its own between cases (a line comes when a case
 ends), or show anything with --quiet (the scripts do not make one then).
 """
 
 import sys
 import time
+
+from .cli import printable
 
 
 def clock_text(seconds):
@@ -56,6 +61,7 @@ class Progress:
     def case(self, line, done):
         """A case ended: its line, then the progress line as the stream allows."""
         self.done = done
+        line = printable(line)
         if self.terminal:
             self.stream.write(f"\r\x1b[K{line}\n{self.text()}")
             self.drawn = True

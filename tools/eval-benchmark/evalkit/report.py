@@ -9,13 +9,69 @@ the mechanical one in brackets: ``13/14 (12/15)``.
 Median latency is over delivered answers, from the last attempt of each (the
 one that delivered it); with an even count it is the mean of the two middle
 values, rounded half up to a whole millisecond.
+
+Text that came from a server (an answer, its sources, a problem or error
+text, a platform version, a model's name, an atom, an evaluator's error)
+goes into Markdown only through ``inert``: one line, and no character of it
+can open Markdown structure. The review sheet and results.md of both suites
+use it.
 """
 
 import json
+import re
 
 from .measures import APPLIES, FLAGS, MEASURES, TITLES
 
 LANG_ORDER = ("en", "he", "ru")
+
+# Characters that open Markdown structure wherever they stand: an escape, a
+# code span, emphasis, a link or image ("![" needs the "["), raw HTML or an
+# autolink, a table cell, a strikethrough.
+_ALWAYS_ESCAPED = frozenset("\\`*[]<>|~")
+# C0 and C1 control characters and DEL, folded like a line break.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+# "&" that would start an entity or a numeric character reference.
+_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
+# What opens a block when it starts a line: a heading, a quote, a list item,
+# a setext underline or a thematic break.
+_LINE_START = re.compile(r" *(?:[#>+=-]|[0-9]+[.)])")
+
+
+def inert(text):
+    r"""``text`` as Markdown that shows it and opens nothing: one line, every
+    character that could start a link, an image, an HTML tag, a heading, a
+    list, a table cell, emphasis or a code span escaped with a backslash.
+
+    Every line break Unicode has (\n, \r, U+2028, U+2029, \x85 ...) and every
+    other control character becomes a space. Always escaped: \ ` * [ ] < > |
+    ~. Escaped where they would act: "_" unless between two letters or
+    digits (snake_case stays as it is), "&" when it would start an entity
+    (&amp; &#60;), and at the start of the text "#", ">", "+", "=", "-" or
+    the "." or ")" of "1." (a block opens only at a line's start). "!" is left
+    alone: it opens an image only before "[", which is escaped.
+
+    A URL is inert text like any other: never a Markdown link or autolink,
+    so no ``javascript:`` or ``data:`` address is ever clickable (a viewer
+    that links bare http(s) addresses by itself may link those).
+
+    >>> inert("[x](javascript:alert(1))\n## fake")
+    '\\[x\\](javascript:alert(1)) ## fake'
+    """
+    text = _CONTROL.sub(" ", " ".join(str(text).splitlines()))
+    out = []
+    last = len(text) - 1
+    for n, char in enumerate(text):
+        if char in _ALWAYS_ESCAPED or (char == "&" and _ENTITY.match(text, n)) or \
+                (char == "_" and not (0 < n < last and text[n - 1].isalnum()
+                                      and text[n + 1].isalnum())):
+            out.append("\\")
+        out.append(char)
+    text = "".join(out)
+    opener = _LINE_START.match(text)
+    if opener:  # "\#", "\-", "1\.": the marker's last character escaped
+        at = opener.end() - 1
+        text = text[:at] + "\\" + text[at:]
+    return text
 
 
 def rate(passed, applicable):
@@ -168,10 +224,14 @@ def render_markdown(result):
     lines += ["", "## Provenance", ""]
     p = result["provenance"]
     lines.append(f"- Run status: {p['run']['status']}")
-    lines.append(f"- Target: {p['target']}")
-    lines.append(f"- Platform version: {', '.join(p['platform_versions']) or 'not reported'}")
-    lines.append(f"- Run date (UTC): {', '.join(p['run_dates']) or 'none'}")
-    commits = [f"{c['commit'] or 'unknown'}{' (uncommitted changes)' if c['dirty'] else ''}"
+    # The target, platform version, dates and commits are as the raw lines
+    # recorded them, the platform version as the server sent it.
+    lines.append(f"- Target: {inert(p['target'])}")
+    lines.append("- Platform version: "
+                 + (", ".join(inert(v) for v in p["platform_versions"]) or "not reported"))
+    lines.append(f"- Run date (UTC): {', '.join(inert(d) for d in p['run_dates']) or 'none'}")
+    commits = [f"{inert(c['commit']) if c['commit'] else 'unknown'}"
+               f"{' (uncommitted changes)' if c['dirty'] else ''}"
                for c in p["run_git_commits"]]
     lines.append(f"- Tool commit of the run: {', '.join(commits) or 'unknown'}")
     for case in p["cases"]:
@@ -187,7 +247,9 @@ def render_review_sheet(result, reviews_path=None):
     """A markdown sheet of the answers a person must read, each with the
     reviews entry to write for it once the reason is written (a reason left
     as TODO is refused), and at the end the whole reviews file with every
-    entry, valid JSON as it stands, to copy to ``reviews_path``."""
+    entry, valid JSON as it stands, to copy to ``reviews_path``. Every text
+    of an answer or a question is shown through ``inert``: one line each,
+    and none can add a section, a code block, a link or HTML to the sheet."""
     target = f"`{reviews_path}`" if reviews_path else "the quarter's reviews file " \
         "(`reviews-QUARTER.json` beside the raw answers)"
     lines = ["# Review sheet", "",
@@ -226,16 +288,17 @@ def _entry_of(row):
 
 
 def _review_entry(row):
-    lines = ["", f"## {row['id']} ({row['kind']}){' - reviewed' if row['reviewed'] else ''}",
-             "", f"- Question: {row['question']}"]
+    lines = ["", f"## {inert(row['id'])} ({inert(row['kind'])})"
+             f"{' - reviewed' if row['reviewed'] else ''}",
+             "", f"- Question: {inert(row['question'])}"]
     if row.get("evidence"):
-        lines.append(f"- Evidence: {row['evidence']} ({row['source_url']})")
+        lines.append(f"- Evidence: {inert(row['evidence'])} ({inert(row['source_url'])})")
     if row.get("must_not_include"):
-        lines.append(f"- Must not include: {', '.join(row['must_not_include'])}")
+        lines.append(f"- Must not include: {', '.join(inert(s) for s in row['must_not_include'])}")
     answer = row["answer"] if row["answer"] is not None else f"(no answer: {row['problem']})"
-    lines.append(f"- Answer: {' '.join(answer.split())}")
-    lines.append(f"- Sources: {', '.join(row['sources']) or 'none'}; "
-                 f"grounded: {json.dumps(row['grounded'])}")
+    lines.append(f"- Answer: {inert(' '.join(answer.split()))}")
+    lines.append(f"- Sources: {', '.join(inert(s) for s in row['sources']) or 'none'}; "
+                 f"grounded: {inert(json.dumps(row['grounded']))}")
     verdicts = ", ".join(f"{m} {json.dumps(row['mechanical'][m])}" for m in MEASURES
                          if m in APPLIES[row["kind"]])
     lines.append(f"- Mechanical: {verdicts}")

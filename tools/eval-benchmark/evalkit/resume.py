@@ -12,7 +12,7 @@ as it is done (runner.run_jobs). Run again, the same command continues:
   by the script's ``belongs(where, line)``, and a key on two lines is refused
   here: continuing never writes a key twice;
 - so is a line whose fields the script reads are not of their type
-  (``wrong_field``, called by ``belongs``), before anything is written: a
+  (fields.wrong_field, called by ``belongs``), before anything is written: a
   line edited by hand stops the run with its file and line, not halfway.
 
 For example, run.py's cases are its questions, keyed by id:
@@ -37,7 +37,7 @@ earlier records in the lines that replace theirs.
 import os
 import sys
 
-from . import BadInput
+from . import BadInput, cli
 from .jsonl import LineWriter, dumps_line, read_resumable, write_atomic
 from .progress import Progress
 from .runner import run_jobs
@@ -75,6 +75,7 @@ def run(prog, path, cases, key_of, belongs, do_job, concurrency=1, progress=None
     pending = [case for key, case in cases.items() if key not in done]
     total = len(cases)
     count = total - len(pending)
+    made = not os.path.exists(path)
     try:
         writer = LineWriter(path)  # before start(): an OUT that cannot be written comes first
     except OSError as exc:
@@ -94,6 +95,12 @@ def run(prog, path, cases, key_of, belongs, do_job, concurrency=1, progress=None
     try:
         if start is not None:
             start(pending)
+    except BadInput:
+        writer.close()
+        if made:  # a refused command leaves no file behind it
+            os.unlink(path)
+        raise
+    try:
         run_jobs(pending, do_job, writer, concurrency, recorded)
     finally:
         writer.close()
@@ -132,52 +139,6 @@ def redo(prog, path, cases, key_of, belongs, failed, do_job, merge, concurrency=
     return {key: merged[key] for key in cases if key in merged}
 
 
-# The JSON types of wrong_field, and how a message names them.
-_TYPES = {"object": (dict, "an object"), "objects": (list, "a list of objects"),
-          "list": (list, "a list"), "string": (str, "a string"),
-          "integer": (int, "an integer"), "boolean": (bool, "true or false"),
-          "null": (type(None), "null")}
-
-
-def wrong_field(line, fields, prefix=""):
-    """The first field of ``line`` that is not of its type, as a message
-    (``response must be an object or null, not a list``); None when every
-    one is. ``fields`` maps a key to its types, ``|``-separated: object,
-    objects (a list of objects), list, string, integer, boolean, null; a
-    key ending in ``?`` may be absent. ``prefix`` goes before the key in
-    the message (``calls[0].``)."""
-    for name, types in fields.items():
-        key = name.rstrip("?")
-        if key not in line:
-            if name.endswith("?"):
-                continue
-            return f"{prefix}{key} is missing"
-        value = line[key]
-        allowed = types.split("|")
-        if not any(_is(value, kind) for kind in allowed):
-            wanted = " or ".join(_TYPES[kind][1] for kind in allowed)
-            return f"{prefix}{key} must be {wanted}, not {_name_of(value)}"
-    return None
-
-
-def _is(value, kind):
-    if kind == "objects":
-        return isinstance(value, list) and all(isinstance(item, dict) for item in value)
-    if kind == "integer" and isinstance(value, bool):
-        return False
-    return isinstance(value, _TYPES[kind][0])
-
-
-def _name_of(value):
-    if isinstance(value, list):
-        other = [item for item in value if not isinstance(item, dict)]
-        return f"a list holding {_name_of(other[0])}" if other else "a list"
-    for kind in ("null", "boolean", "string", "integer", "object"):
-        if _is(value, kind):
-            return _TYPES[kind][1]
-    return "a number"  # a float: JSON has no other type left
-
-
 def exit_code(prog, failed, total, what):
     """0 when ``failed`` is empty; else one line on stderr, ``prog: 2 of 10
     case(s) got no answer: a, b``, and 1."""
@@ -188,4 +149,4 @@ def exit_code(prog, failed, total, what):
 
 
 def _say(prog, message):
-    sys.stderr.write(f"{prog}: {message}\n")
+    sys.stderr.write(f"{prog}: {cli.printable(message)}\n")

@@ -3,15 +3,18 @@
 number, never a composite) and one detail page per scenario, variant and
 evaluator (the verbatim response, the atoms, the arithmetic of each score,
 the jargon found, "verified by: <evaluator>"). Every string from an answer or
-an atom is escaped; no JavaScript.
+an atom is escaped: html.escape on the pages, report.inert in results.md (a
+model's name, an evaluator's error, an id); no JavaScript.
 """
 
+import hashlib
 import json
 import os
 import re
 from html import escape
 
 from .atomscore import CREDIT, DIMENSIONS, GAP
+from .report import inert
 
 TITLES = {"accurate": "Accurate", "complete": "Complete", "cited": "Cited", "useful": "Useful"}
 SHORT = {"accurate": "A", "complete": "C", "cited": "Ci", "useful": "U"}
@@ -65,8 +68,22 @@ def slug(text):
 
 
 def detail_name(cell):
+    """The file of a cell's detail page: the slugs of its scenario, variant
+    and evaluator, its repeat, and 12 hex digits of the sha256 of the four
+    exactly as written. Slugs alone collide (Case-1, case-1 and case_1 are
+    all case-1, and a file system that ignores case would make Case-1 and
+    case-1 one file anyway); the digest keeps every cell's page its own, the
+    same on every run.
+
+    >>> detail_name({"scenario": "Case-1", "variant": "openai:g", "evaluator": "anthropic:j",
+    ...              "repeat": 0})
+    'case-1--openai-g--anthropic-j--r0-f3aaa4377102.html'
+    """
+    exact = json.dumps([cell["scenario"], cell["variant"], cell["evaluator"], cell["repeat"]],
+                       ensure_ascii=False)
+    digest = hashlib.sha256(exact.encode("utf-8")).hexdigest()[:12]
     return (f"{slug(cell['scenario'])}--{slug(cell['variant'])}--{slug(cell['evaluator'])}"
-            f"--r{cell['repeat']}.html")
+            f"--r{cell['repeat']}-{digest}.html")
 
 
 def first_cells(result, evaluator):
@@ -105,12 +122,13 @@ def render_markdown(result):
               "the code: the unverified are left out).", ""]
     for evaluator in result["cross_evaluation"]["evaluators"]:
         cells = first_cells(result, evaluator)
-        lines += [f"## Verified by: {evaluator}", "",
+        lines += [f"## Verified by: {inert(evaluator)}", "",
                   f"The evaluator's tokens per answer: {per_answer(result, evaluator)}.", ""]
         audit = audit_text(result, evaluator)
         if audit:
-            lines += [audit, ""]
-        lines += ["| Scenario | " + " | ".join(gens) + " |", "|---|" + "---|" * len(gens)]
+            lines += [inert(audit), ""]
+        lines += ["| Scenario | " + " | ".join(inert(g) for g in gens) + " |",
+                  "|---|" + "---|" * len(gens)]
         for s in result["scenarios"]:
             row = []
             for g in gens:
@@ -121,7 +139,7 @@ def render_markdown(result):
                     row.append("error")
                 else:
                     row.append(" ".join(f"{SHORT[d]} {fmt(c['scores'][d]['score'])}" for d in DIMENSIONS))
-            lines.append(f"| {s['id']} | " + " | ".join(row) + " |")
+            lines.append(f"| {inert(s['id'])} | " + " | ".join(row) + " |")
         lines.append("")
     lines += ["## Cross-evaluation (mean score per evaluator and generator)", "",
               "| Evaluator | Generator | Responses | " + " | ".join(TITLES[d] for d in DIMENSIONS) + " |",
@@ -129,29 +147,31 @@ def render_markdown(result):
     for row in result["cross_evaluation"]["table"]:
         values = (["self-evaluation: refused"] * len(DIMENSIONS) if row["self"]
                   else [fmt(row[d]) for d in DIMENSIONS])
-        lines.append(f"| {row['evaluator']} | {row['generator']} | {row['responses']} | "
+        lines.append(f"| {inert(row['evaluator'])} | {inert(row['generator'])} | {row['responses']} | "
                      + " | ".join(values) + " |")
     if result["cross_evaluation"]["agreement"]:
         lines += ["", "Agreement between evaluators, per dimension:", "",
                   "| Evaluator A | Evaluator B | Dimension | Responses | Same score | Mean abs. difference |",
                   "|---|---|---|--:|--:|--:|"]
         for a in result["cross_evaluation"]["agreement"]:
-            lines.append(f"| {a['a']} | {a['b']} | {TITLES[a['dimension']]} | {a['responses']} | "
+            lines.append(f"| {inert(a['a'])} | {inert(a['b'])} | {TITLES[a['dimension']]} | {a['responses']} | "
                          f"{a['same']}/{a['responses']} | {fmt(a['mean_abs_diff'])} |")
     if result["stability"]:
         lines += ["", "## Judge stability (atomize.py --repeat)", "",
                   "| Evaluator | Dimension | Responses | Repeats | All repeats agree |",
                   "|---|---|--:|--:|--:|"]
         for s in result["stability"]:
-            lines.append(f"| {s['evaluator']} | {TITLES[s['dimension']]} | {s['responses']} | "
+            lines.append(f"| {inert(s['evaluator'])} | {TITLES[s['dimension']]} | {s['responses']} | "
                          f"{s['repeats']} | {s['all_agree']}/{s['responses']} |")
     if result["not_atomized"]:
-        lines += ["", "Answers with no atoms line: " + ", ".join(result["not_atomized"])]
+        lines += ["", "Answers with no atoms line: "
+                  + ", ".join(inert(x) for x in result["not_atomized"])]
     errors = atomization_errors(result)
     if errors:
-        lines += ["", "## Atomization errors (scored n/a)", ""] + [f"- {x}" for x in errors]
+        lines += ["", "## Atomization errors (scored n/a)", ""] + [f"- {inert(x)}" for x in errors]
     lines += ["", "## Score scales", ""] + scale_lines()
-    lines += ["", "## Provenance", ""] + [f"- {label}: {text}" for label, text in provenance_items(result)]
+    lines += ["", "## Provenance", ""] + [f"- {label}: {inert(text)}"
+                                          for label, text in provenance_items(result)]
     return "\n".join(lines) + "\n"
 
 

@@ -37,6 +37,7 @@ HELPERS = {
     ("siteqa", "score_quarter"): "the quarter folder's file names, as its MANIFEST gives them",
     ("siteqa", "path"): "the quarter folder's file names, as its MANIFEST gives them",
     ("responses", "follow"): "the value at a path of the profile in the body",
+    ("responses", "parse_received"): "reads the body's JSON (a lone surrogate as U+FFFD)",
     ("measures", "delivered"): "the other rules judge applies: an answer not delivered fails",
     ("measures", "in_question_language"): "another rule (its own measure)",
     ("measures", "right_page_cited"): "another rule (its own measure)",
@@ -59,6 +60,7 @@ HELPERS = {
     ("report", "rate"): "passed / applicable, rounded once to 4 places",
     ("report", "median_ms"): "the median latency column",
     ("report", "cell"): "a table cell: after review, the mechanical figure in brackets",
+    ("report", "inert"): "provenance only: a server's text (the platform version) as inert Markdown",
 }
 
 # Modules off the path that scoring calls, whole.

@@ -367,7 +367,7 @@ class EndpointCheck(RunTestCase):
 
     def test_an_answer_of_another_shape(self):
         _, url = self.fixed_body_server(b"<html>hello</html>")
-        self.refused(url, "HTTP 200, but not in the target profile's shape")
+        self.refused(url, "HTTP 200, but not in the shape of the target profile")
 
     def test_a_good_endpoint_gets_one_greeting_and_every_question_once(self):
         srv = self.server()

@@ -23,7 +23,7 @@ from tests import support
 from tests.model_servers import ModelServer, error
 from tests.support import FIXTURES, ROOT, WidgetServer, run_script
 
-from evalkit import http  # noqa: E402  (tools/eval-benchmark is on sys.path through support)
+from evalkit import http, redaction  # noqa: E402  (tools/eval-benchmark is on sys.path through support)
 from evalkit.providers.base import redact  # noqa: E402
 
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
@@ -284,7 +284,7 @@ class ErrorTexts(unittest.TestCase):
                       " ".join(secret.split()), f"message: {secret.strip()}."]
         for text in texts:
             with self.subTest(text=text):
-                cleaned = http.without_secrets(f"cannot connect: {text}", secrets)
+                cleaned = redaction.redact(f"cannot connect: {text}", secrets)
                 self.assertNotIn("abc123XYZ", cleaned)
                 if "abc123XYZ" in text:  # a codec's message quotes one character only
                     self.assertIn("[redacted]", cleaned)
@@ -292,8 +292,8 @@ class ErrorTexts(unittest.TestCase):
                 self.assertNotIn("abc123XYZ", redact(text, secrets))
 
     def test_short_values_and_other_text_are_left_alone(self):
-        self.assertEqual(http.without_secrets("HTTP 500", ["500", "", None]), "HTTP 500")
-        self.assertEqual(http.without_secrets(None, [self.SECRET]), None)
+        self.assertEqual(redaction.redact("HTTP 500", ["500", "", None]), "HTTP 500")
+        self.assertEqual(redaction.redact(None, [self.SECRET]), None)
 
     def test_send_records_no_secret_and_sends_nothing_it_cannot_carry(self):
         with WidgetServer() as widget:

@@ -47,11 +47,13 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import VERSION, BadInput, budget, cli, prompts, providers, resume, schemas  # noqa: E402
+from evalkit import (VERSION, BadInput, budget, cli, prompts, providers, resume, schemas,  # noqa: E402
+                     whole_number)
 from evalkit.atoms import reply_schema, validate, variant_of  # noqa: E402
 from evalkit.corpus import Corpus, beside as corpus_beside  # noqa: E402
 from evalkit.evallookup import AnswerLookups  # noqa: E402
 from evalkit.families import same_family  # noqa: E402
+from evalkit.fields import wrong_field  # noqa: E402
 from evalkit.jsonl import iter_jsonl  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
 from evalkit.responses import answer_text  # noqa: E402
@@ -61,10 +63,12 @@ from evalkit.textmatch import visible  # noqa: E402
 PROG = "atomize.py"
 MAX_PROBLEMS_SHOWN = 12
 # The fields of an atoms line that atomize.py reads when it continues ATOMS,
-# and their types (resume.wrong_field).
-ATOMS_FIELDS = {"id": "string", "variant": "string", "repeat": "integer", "atoms": "list|null",
-                "error": "string|null", "calls": "objects", "earlier_errors?": "list",
-                "redone?": "boolean"}
+# and their types (fields.wrong_field).
+ATOMS_FIELDS = {"format": "integer", "id": "string", "variant": "string", "repeat": "integer",
+                "atoms": "list|null", "error": "string|null", "calls": "objects",
+                "earlier_errors?": "list", "redone?": "boolean"}
+# The fields of a raw line's target that name the answer's generator.
+TARGET_FIELDS = {"kind": "string", "provider?": "string|null", "model?": "string|null"}
 
 
 def parse_args(argv):
@@ -110,6 +114,10 @@ def answers_to_atomize(raw_path, limit):
         target = line.get("target")
         if not isinstance(line.get("id"), str) or not isinstance(target, dict):
             raise BadInput(f"{where}: not a raw answer line (id and target needed)")
+        known_format(where, line)
+        problem = wrong_field(target, TARGET_FIELDS, "target.")
+        if problem is not None:
+            raise BadInput(f"{where}: {line['id']}: {problem} (not a raw line run.py wrote)")
         if line.get("suite") != "scenario":
             raise BadInput(f"{where}: suite {line.get('suite')!r}: atomize.py reads scenario answers")
         text = answer_text(target, line.get("response"))
@@ -145,9 +153,16 @@ def check_line(where, line, evaluator):
         raise BadInput(f"{where}: written by another evaluator or prompt "
                        f"({json.dumps(line.get('evaluator'), sort_keys=True)}); "
                        "a different evaluator or prompt writes a different file")
-    problem = resume.wrong_field(line, ATOMS_FIELDS)
+    problem = wrong_field(line, ATOMS_FIELDS)
     if problem is not None:
         raise BadInput(f"{where}: {problem} (not an atoms line atomize.py wrote)")
+    known_format(where, line)
+
+
+def known_format(where, line):
+    """Refuse a line of a format this tool does not know: 1 alone (JSON's 1.0 is not it)."""
+    if not whole_number(line.get("format")) or line["format"] != 1:
+        raise BadInput(f"{where}: format {line.get('format')!r} is not one this tool knows (1)")
 
 
 def check_families(where, target, provider, model):
@@ -186,6 +201,8 @@ def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeo
         except providers.ProviderError as exc:
             if exc.fatal:  # every call would meet it (a key refused, no such model)
                 raise BadInput(f"evaluator {model}: {exc}; nothing more was asked") from None
+            if exc.interrupted:  # Ctrl-C: no line, so the same command atomizes it again
+                raise
             calls.append({"attempts": exc.attempts, "reply": exc.raw, "usage": None})
             return None, str(exc), calls
         calls += made
@@ -290,7 +307,7 @@ def atomize_all(args):
     except budget.CallLimitReached as exc:
         return account.stopped(exc)
     if missing and not args.quiet:
-        print(f"{PROG}: {len(missing)} line(s) had no answer to atomize: {', '.join(missing)}",
+        print(cli.printable(f"{PROG}: {len(missing)} line(s) had no answer to atomize: {', '.join(missing)}"),
               file=sys.stderr)
     failed = [key for key, record in records.items() if record.get("error")]
     code = resume.exit_code(PROG, failed, len(jobs), "answer(s) could not be atomized")

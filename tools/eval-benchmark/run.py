@@ -50,7 +50,9 @@ command continues). See evalkit/budget.py.
 Exit codes: 0 every question got an answer; 1 some did not (listed on
 stderr); 2 could not start (bad arguments, a bad input file, no endpoint, an
 endpoint that does not answer as the profile says) or stopped early;
-130 interrupted (Ctrl-C: the same command continues).
+130 interrupted (Ctrl-C: the requests in flight are cut; a question whose request
+was sent is recorded as interrupted, listed at the end of the next run and asked
+again only by --retry-failed; the same command continues with the rest).
 """
 
 import json
@@ -62,9 +64,11 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import VERSION, BadInput, budget, cli, http, prompts, providers, resume, schemas  # noqa: E402
+from evalkit import (VERSION, BadInput, budget, cli, http, prompts, providers, resume,  # noqa: E402
+                     schemas, whole_number)
 from evalkit.cases import load_site_qa  # noqa: E402
 from evalkit.corpus import Corpus, beside as corpus_beside  # noqa: E402
+from evalkit.fields import wrong_field  # noqa: E402
 from evalkit.jsonl import read_json  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
 from evalkit.providers.manual import load_collection  # noqa: E402
@@ -85,7 +89,7 @@ PROBE = "Hello"
 FIRST_FAILURES = 5
 # The fields of a raw line that run.py reads when it continues OUT (to tell
 # what was delivered, to ask again, to keep the earlier attempts), and their
-# types (resume.wrong_field).
+# types (fields.wrong_field).
 RAW_FIELDS = {"target": "object", "attempts": "objects", "response": "object|null",
               "derived": "object", "earlier_responses?": "list", "redone?": "boolean"}
 
@@ -152,18 +156,29 @@ def encoded(sent):
 
 
 def ask(profile, url, question, widget_key, timeout, retry_pause, cap):
-    """Ask one question (one retry on a failed request); the raw fields."""
-    sent, recorded = build_request(profile, url, question, widget_key)
+    """Ask one question (one retry on a failed request); the raw fields.
+
+    Ctrl-C during a request records it as interrupted (it was sent: the
+    question is never asked again unknowingly); http.Interrupted, raised
+    before the first request went, leaves the question to be asked when the
+    same command continues."""
+    sent, recorded, secrets = build_request(profile, url, question, widget_key)
     data = encoded(sent)
     attempts = []
     response = None
     for number in range(2):
         if number:
-            time.sleep(retry_pause)
-        attempt, response = http.send(sent["method"], sent["url"], sent["headers"], data,
-                                      timeout, cap)
+            http.pause(retry_pause)
+        try:
+            attempt, response = http.send(sent["method"], sent["url"], sent["headers"], data,
+                                          timeout, cap, secrets)
+        except http.Interrupted:
+            if not attempts:
+                raise
+            break  # the retry was not sent; the first request is recorded
         attempts.append(attempt)
-        if response is not None and response["status"] == 200:
+        if response is not None and response["status"] == 200 \
+                or attempt["error"] == "interrupted":
             break
     return {"request": recorded, "attempts": attempts, "response": response,
             "derived": derive(response, profile["response"])}
@@ -191,7 +206,9 @@ def check_line(where, line, sha256):
         raise BadInput(f"{where}: written for another question file "
                        f"(sha256 {str(run.get('cases_sha256'))[:12]}, this one {sha256[:12]}); "
                        "questions are frozen: write to a new file")
-    problem = resume.wrong_field(line, RAW_FIELDS)
+    if not whole_number(line.get("format")) or line["format"] != 1:
+        raise BadInput(f"{where}: format {line.get('format')!r} is not one this tool knows (1)")
+    problem = wrong_field(line, RAW_FIELDS)
     if problem is not None:
         raise BadInput(f"{where}: {line['id']}: {problem} (not a raw line run.py wrote)")
 
@@ -225,10 +242,10 @@ def check_endpoint(profile, url, question, widget_key, args):
     """Ask PROBE once, as ``question`` would be asked; BadInput unless the
     endpoint answers HTTP 200 in the profile's shape. Nothing is recorded."""
     probe = dict(question, question=PROBE)
-    sent, _ = build_request(profile, url, probe, widget_key)
+    sent, _, secrets = build_request(profile, url, probe, widget_key)
     data = encoded(sent)
     attempt, response = http.send(sent["method"], sent["url"], sent["headers"], data,
-                                  args.timeout, args.max_bytes)
+                                  args.timeout, args.max_bytes, secrets)
     if response is None or response["status"] != 200:
         why = attempt["error"] or f"HTTP {response['status']}"
         hint = ""
@@ -238,8 +255,8 @@ def check_endpoint(profile, url, question, widget_key, args):
         raise BadInput(f"endpoint {url}: {why} to a test question{hint}; nothing was asked")
     problem = derive(response, profile["response"])["problem"]
     if problem is not None:
-        raise BadInput(f"endpoint {url}: HTTP 200, but not in the target profile's shape "
-                       f"({problem}); nothing was asked")
+        raise BadInput(f"endpoint {url}: HTTP 200, but not in the shape of the target profile "
+                       f"{args.target or DEFAULT_PROFILE} ({problem}); nothing was asked")
 
 
 def load_cases(path):
@@ -324,6 +341,8 @@ def model_mode(args, cases):
         except providers.ProviderError as exc:
             if exc.fatal:  # every call would meet it (a key refused, no such model)
                 raise BadInput(f"{args.questions}: {case['id']}: {exc}; nothing more was asked")
+            if exc.interrupted and not exc.attempts:
+                raise  # Ctrl-C before anything was sent: asked when the command continues
             response = None if exc.status is None else {
                 "status": exc.status, "body": exc.raw, "body_base64": None, "truncated": False}
             return {"request": request, "attempts": exc.attempts, "response": response,
@@ -430,9 +449,20 @@ def say_what_to_do(lines, failed):
         say(f"{len(cut)} answer(s) cut off at the token limit (--max-tokens): {', '.join(cut)}")
     retry = [key for key in failed if key in lines and request_failed(lines[key])
              and not lines[key].get("redone")]
-    if retry:
-        say(f"{len(retry)} of them because the request failed: when the endpoint answers, "
-            "ask them again, once, with --retry-failed (make retry QUARTER=...)")
+    stopped = [key for key in retry if interrupted(lines[key])]
+    if stopped:
+        say(f"{len(stopped)} of them interrupted (Ctrl-C) after the question was sent: "
+            f"{', '.join(stopped)}; ask them again, once, with --retry-failed "
+            "(make retry QUARTER=...)")
+    if len(retry) > len(stopped):
+        say(f"{len(retry) - len(stopped)} of them because the request failed: when the endpoint "
+            "answers, ask them again, once, with --retry-failed (make retry QUARTER=...)")
+
+
+def interrupted(line):
+    """Ctrl-C cut the line's last request: sent, but no answer came."""
+    attempts = line.get("attempts") or []
+    return bool(attempts) and attempts[-1].get("error") == "interrupted"
 
 
 def request_failed(line):
@@ -463,7 +493,7 @@ class FirstFailures:
         self.reasons = []   # None once an answer was delivered
 
     def __call__(self, line):
-        if self.reasons is None:
+        if self.reasons is None or interrupted(line):
             return
         if delivered(line):
             self.reasons = None
@@ -482,7 +512,7 @@ def failure(line):
 
 
 def say(message):
-    sys.stderr.write(f"{PROG}: {message}\n")
+    sys.stderr.write(f"{PROG}: {cli.printable(message)}\n")
 
 
 def main(argv=None) -> int:

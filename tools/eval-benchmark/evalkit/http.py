@@ -6,8 +6,14 @@ size cap all come back as an attempt record, so the caller can write it down.
 Redirects are not followed: a widget endpoint that redirects a POST is a failed
 request, recorded with its status.
 
-The timeout bounds the whole exchange, not one socket read: a server that
-trickles its body a byte a second is cut off when the time is up.
+The timeout bounds the whole exchange: connecting, sending, the response's
+head and its body. A timer shuts the connection's socket down when the time
+is up, which ends any read it is blocked in, so a server that trickles its
+head or its body a byte a second is cut off then (``_Watch``). Ctrl-C ends
+every request in flight the same way (``interrupt``): the attempt of a
+request that was sent says ``interrupted``; one not sent yet is not sent
+(``Interrupted``), and ``pause``, the sleep of every retry and rate wait,
+ends at once.
 
 Every request goes through one urllib opener, on a connection of its own
 (urllib sends ``Connection: close``), with urllib's own User-Agent and, for a
@@ -22,21 +28,18 @@ the URL, and what it holds, never the value (``request_problem``). Callers
 that fill in secrets refuse such a value before they get here, naming the
 environment variable.
 
-Secrets never reach an error text: each value given in ``secrets``, and each
-registered with ``register_secret`` (a target profile's ``{env:NAME}``
-values), is replaced by ``[redacted]`` in every form a message may show it:
-as it is, with its white space folded, as Python's repr of the text and of its
-bytes shows it, JSON-escaped and percent-encoded (``without_secrets``).
+Secrets never reach a file or a message: the ``secrets`` given with a
+request (the caller's explicit list: a provider's keys, a target profile's
+``{env:NAME}`` values) are replaced by ``[redacted]`` in the response's
+headers and body, escaped or not, and in the error text (evalkit/redaction.py).
+A redacted response is marked ``redacted``: the one change ever made to what
+was received.
 
 What it does not do: keep connections alive, follow redirects, retry (the
-caller decides), read more than ``cap`` bytes of a body, or cut off a head
-that trickles in (urllib reads the head inside ``open``, where each socket
-read waits at most the timeout).
+caller decides), or read more than ``cap`` bytes of a body.
 """
 
 import base64
-import functools
-import json
 import re
 import socket
 import threading
@@ -45,16 +48,14 @@ import unicodedata
 import urllib.error
 import urllib.request
 from datetime import datetime, timezone
-from urllib.parse import quote, quote_plus, urlsplit
+from urllib.parse import urlsplit
+
+from .redaction import redact, redact_bytes
 
 DEFAULT_CAP = 2 * 1024 * 1024
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
-REDACTED = "[redacted]"
-# A shorter value is no key, and replacing it would garble the message.
-MIN_SECRET = 4
 # What a URL carries before its path: scheme and host (urllib's own split).
 _AUTHORITY = re.compile(r"^[^:/?#]*:?//[^/?#]*")
-_PERCENT = re.compile(r"%[0-9A-F]{2}")
 
 
 def _is_loopback(host):
@@ -93,8 +94,112 @@ class _EnvironmentProxy(urllib.request.ProxyHandler):
         return self.proxy_open(req, proxy, scheme)  # honours no_proxy
 
 
+class _Watch:
+    """The deadline of one request, and its way to be cut off.
+
+    urllib reads a response's head inside ``open`` and each socket read
+    waits at most the timeout, so a head that trickles in a byte at a time
+    never times out there. The watch holds the connection's socket from the
+    moment it is connected; ``cut`` (at the deadline, from a timer, or at
+    Ctrl-C, from ``interrupt``) shuts it down, which ends the read or write
+    it is blocked in, whatever the phase. ``why`` says what cut it: None,
+    "timeout" or "interrupted"."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.sock = None
+        self.why = None
+        self.done = False
+
+    def connected(self, sock):
+        with self.lock:
+            self.sock = sock
+            cut_already = self.why is not None
+        if cut_already:
+            _shut_down(sock)
+
+    def cut(self, why):
+        with self.lock:
+            if self.done or self.why is not None:
+                return
+            self.why = why
+            sock = self.sock
+        if sock is not None:
+            _shut_down(sock)
+
+    def finish(self):
+        """The exchange is over: a later cut does nothing."""
+        with self.lock:
+            self.done = True
+
+
+def _shut_down(sock):
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except (OSError, ValueError):
+        pass  # already closed: nothing left to end
+
+
+class _Watched:
+    """urllib's HTTP and HTTPS handlers, handing each connection's socket to
+    the request's ``watch`` as soon as it is connected (and the TLS
+    handshake done). urllib builds the connection from the class it is
+    given; a subclass of that class, made here, reports its socket."""
+
+    def do_open(self, http_class, req, **kwargs):
+        watch = req.watch
+
+        class WatchedConnection(http_class):
+            def connect(self):
+                super().connect()
+                watch.connected(self.sock)
+
+        return super().do_open(WatchedConnection, req, **kwargs)
+
+
+class _WatchedHTTP(_Watched, urllib.request.HTTPHandler):
+    pass
+
+
+class _WatchedHTTPS(_Watched, urllib.request.HTTPSHandler):
+    pass
+
+
 # One opener for every request and thread, as urllib.request.urlopen shares its own.
-_OPENER = urllib.request.build_opener(_NoRedirect(), _EnvironmentProxy())
+_OPENER = urllib.request.build_opener(_NoRedirect(), _EnvironmentProxy(), _WatchedHTTP(),
+                                      _WatchedHTTPS())
+
+# Ctrl-C: set by ``interrupt``, cleared by ``allow``; the watches of the
+# requests in flight, to cut them all at once.
+_INTERRUPTED = threading.Event()
+_IN_FLIGHT = set()
+_IN_FLIGHT_LOCK = threading.Lock()
+
+
+class Interrupted(Exception):
+    """Ctrl-C came before this request was sent: it was not sent."""
+
+
+def interrupt():
+    """Ctrl-C: cut every request in flight now (its attempt says
+    "interrupted"), send none from now on (``send`` raises Interrupted) and
+    end every ``pause``, until ``allow``."""
+    _INTERRUPTED.set()
+    with _IN_FLIGHT_LOCK:
+        watches = list(_IN_FLIGHT)
+    for watch in watches:
+        watch.cut("interrupted")
+
+
+def allow():
+    """Send again after ``interrupt`` (a new run in the same process)."""
+    _INTERRUPTED.clear()
+
+
+def pause(seconds):
+    """Sleep ``seconds``, or less when ``interrupt`` comes first."""
+    if seconds > 0:
+        _INTERRUPTED.wait(seconds)
 
 
 class _BodyCutOff(Exception):
@@ -109,36 +214,14 @@ def utc_now():
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def _remaining(deadline):
-    return max(deadline - time.monotonic(), 0.001)
-
-
-def _socket_of(resp):
-    """The response's socket, or None.
-
-    urllib gives no public way to change a response's socket timeout after
-    the head has been read; SocketIO's private ``_sock`` is the only way in,
-    so this is best effort. Without it a stalled read waits at most one more
-    timeout; a trickling one is still cut at the deadline by _read_capped.
-    """
-    if isinstance(resp, urllib.error.HTTPError):
-        resp = resp.fp  # the response the error status came with
-    return getattr(getattr(getattr(resp, "fp", None), "raw", None), "_sock", None)
-
-
 def _read_capped(resp, cap, deadline):
-    """Read at most cap + 1 bytes before the deadline; ``(bytes, truncated)``."""
-    sock = _socket_of(resp)
+    """Read at most cap + 1 bytes before the deadline; ``(bytes, truncated)``.
+    A read blocked at the deadline is ended by the request's watch."""
     chunks = []
     size = 0
     while size <= cap:
         if time.monotonic() >= deadline:
             raise TimeoutError("timed out while reading the body")
-        if sock is not None:
-            try:
-                sock.settimeout(_remaining(deadline))
-            except OSError:
-                sock = None  # closed once the whole body was read (Python 3.13)
         chunk = resp.read1(min(65536, cap + 1 - size))
         if not chunk:
             break
@@ -150,25 +233,23 @@ def _read_capped(resp, cap, deadline):
     return data, False
 
 
-def body_record(data, truncated, forms=()):
+def body_record(data, truncated, secrets=()):
     """The body exactly as received: text when it is UTF-8, else base64;
-    except that a secret in it (a site that echoes its token back, say) is
-    replaced by ``[redacted]``, byte for byte, and ``redacted`` is true: a
-    secret reaches no file (``forms``: every_secret_form). ``bytes`` is the
+    except that a secret in it (a site that echoes its token back, say,
+    plain or escaped) is replaced by ``[redacted]`` and ``redacted`` is
+    true: a secret reaches no file (evalkit/redaction.py). ``bytes`` is the
     size as received."""
     record = {"bytes": len(data), "truncated": truncated}
-    kept = data
-    for form in forms:
-        kept = kept.replace(form.encode("utf-8"), REDACTED.encode("ascii"))
-    if kept != data:
-        record["redacted"] = True
-        data = kept
+    kept = redact_bytes(data, secrets)
     try:
-        record["body"] = data.decode("utf-8")
+        record["body"] = redact(kept.decode("utf-8"), secrets)
         record["body_base64"] = None
+        kept = record["body"].encode("utf-8")
     except UnicodeDecodeError:
         record["body"] = None
-        record["body_base64"] = base64.b64encode(data).decode("ascii")
+        record["body_base64"] = base64.b64encode(kept).decode("ascii")
+    if kept != data:
+        record["redacted"] = True
     return record
 
 
@@ -230,67 +311,6 @@ def request_problem(url, headers):
     return f"the URL holds {problem}" if problem else None
 
 
-_REGISTERED = set()
-_REGISTERED_LOCK = threading.Lock()
-
-
-def _long_enough(value):
-    return isinstance(value, str) and len(" ".join(value.split())) >= MIN_SECRET
-
-
-def register_secret(value):
-    """Never show ``value`` in an error text of this process (target.py
-    registers every ``{env:NAME}`` value it fills in)."""
-    if _long_enough(value):
-        with _REGISTERED_LOCK:
-            _REGISTERED.add(value)
-
-
-@functools.lru_cache(maxsize=256)
-def secret_forms(secret):
-    """Every form of ``secret`` a message may hold: as it is,
-    with its white space folded (a message folded to one line, a key
-    stripped of its newline), Python's repr of the text (``\\n`` for a line
-    break) and of its UTF-8 and Latin-1 bytes, JSON-escaped, and
-    percent-encoded (either case of hex digit, ``+`` or ``%20`` for a space)."""
-    forms = set()
-    for text in {secret, " ".join(secret.split())}:
-        forms.update({text, repr(text)[1:-1], ascii(text)[1:-1],
-                      text.encode("unicode_escape").decode("ascii"),
-                      json.dumps(text)[1:-1], json.dumps(text, ensure_ascii=False)[1:-1]})
-        for encoding in ("utf-8", "latin-1"):
-            try:
-                forms.add(repr(text.encode(encoding))[2:-1])
-            except UnicodeEncodeError:
-                pass
-        for encoded in (quote(text, safe=""), quote(text), quote_plus(text)):
-            forms.update({encoded, _PERCENT.sub(lambda m: m.group(0).lower(), encoded)})
-    return frozenset(form for form in forms if len(form) >= MIN_SECRET)
-
-
-def every_secret_form(secrets=()):
-    """The forms (``secret_forms``) of each of ``secrets`` and of each
-    registered secret, longest first."""
-    with _REGISTERED_LOCK:
-        every = set(_REGISTERED)
-    every.update(s for s in secrets or () if _long_enough(s))
-    # Longest first: a form that holds another is replaced whole.
-    return sorted({form for secret in every for form in secret_forms(secret)},
-                  key=lambda form: (-len(form), form))
-
-
-def without_secrets(text, secrets=(), forms=None):
-    """``text`` with every form (``secret_forms``) of each of ``secrets``, and
-    of each registered secret, replaced by ``[redacted]``; ``forms``, when
-    given, are those forms (``every_secret_form``), found once for many texts."""
-    if text is None:
-        return None
-    text = str(text)
-    for form in every_secret_form(secrets) if forms is None else forms:
-        text = text.replace(form, REDACTED)
-    return text
-
-
 def _describe(exc):
     if isinstance(exc, urllib.error.URLError) and not isinstance(exc, urllib.error.HTTPError):
         exc = exc.reason if isinstance(exc.reason, BaseException) else exc
@@ -323,13 +343,35 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP, secrets=()):
 
     ``attempt``: started_at (UTC), status (int or None), error (str or None),
     latency_ms. ``response``: None when no whole HTTP response came (the
-    status may still be known when the body was cut off), else status,
-    headers (lower-cased names, Set-Cookie left out) and the body record.
-    The error never holds one of ``secrets`` or a registered secret.
+    status may still be known when the body was cut off, or the time was
+    up), else status, headers (lower-cased names, Set-Cookie left out) and
+    the body record. Neither holds one of ``secrets``. Interrupted, and
+    nothing sent, after ``interrupt``.
     """
+    if _INTERRUPTED.is_set():
+        raise Interrupted("interrupted before the request was sent")
     started_at = utc_now()
     start = time.monotonic()
-    deadline = start + timeout
+    watch = _Watch()
+    timer = threading.Timer(timeout, watch.cut, ("timeout",))
+    timer.daemon = True
+    with _IN_FLIGHT_LOCK:
+        _IN_FLIGHT.add(watch)
+    timer.start()
+    try:
+        attempt, response = _exchange(method, url, headers, data, watch, start + timeout, cap,
+                                      secrets)
+    finally:
+        timer.cancel()
+        with _IN_FLIGHT_LOCK:
+            _IN_FLIGHT.discard(watch)
+    attempt["started_at"] = started_at
+    attempt["latency_ms"] = int((time.monotonic() - start) * 1000 + 0.5)
+    return attempt, response
+
+
+def _exchange(method, url, headers, data, watch, deadline, cap, secrets):
+    """``send``'s request and response, without its clock."""
     status = None
     response = None
     error = None
@@ -338,16 +380,19 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP, secrets=()):
         if problem:
             raise _Unsendable(f"{problem}: not sent")
         request = urllib.request.Request(url, data=data, method=method, headers=headers)
+        request.watch = watch
         try:
-            resp = _OPENER.open(request, timeout=timeout)
+            resp = _OPENER.open(request, timeout=max(deadline - time.monotonic(), 0.001))
         except urllib.error.HTTPError as exc:
             resp = exc  # an error status still has headers and a body worth keeping
         with resp:
             status = resp.status
             payload, truncated = _read_capped(resp, cap, deadline)
+            watch.finish()
+        if watch.why:  # cut off: what was read may be any part of the body
+            raise TimeoutError(watch.why)
         received = {k.lower(): v for k, v in resp.headers.items() if k.lower() != "set-cookie"}
-        forms = every_secret_form(secrets)
-        head = {k: without_secrets(v, forms=forms) for k, v in received.items()}
+        head = {k: redact(v, secrets) for k, v in received.items()}
         # A body cut off by the network is no response at all (response
         # stays None), so the caller retries it like a refused connection.
         declared = resp.headers.get("Content-Length")
@@ -355,7 +400,7 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP, secrets=()):
                 and int(declared) != len(payload):
             raise _BodyCutOff(f"{len(payload)} of {int(declared)} bytes")
         response = {"status": status, "headers": dict(sorted(head.items()))}
-        response.update(body_record(payload, truncated, forms))
+        response.update(body_record(payload, truncated, secrets))
         if head != received:
             response["redacted"] = True
         if truncated:
@@ -363,11 +408,9 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP, secrets=()):
         elif status != 200:
             error = f"HTTP {status}"
     except Exception as exc:  # any network failure becomes a recorded attempt
-        error = _describe(exc)
+        watch.finish()
+        error = watch.why or _describe(exc)
+        response = None if watch.why else response
     # The one place an attempt's error is made: an exception's text may
     # quote a header or the URL, secrets and all.
-    error = without_secrets(error, secrets)
-    latency_ms = int((time.monotonic() - start) * 1000 + 0.5)
-    attempt = {"started_at": started_at, "status": status, "error": error,
-               "latency_ms": latency_ms}
-    return attempt, response
+    return {"status": status, "error": redact(error, secrets)}, response

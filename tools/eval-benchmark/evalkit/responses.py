@@ -15,11 +15,49 @@ that asked.
                               Bedrock Converse), or the text itself for answers
                               collected by hand
 
+  parse_received(text)        a received JSON text, parsed so that every
+                              string in it can be written (below)
+
+A JSON string may escape half of a surrogate pair on its own (``"\\ud800"``:
+a server that cuts an emoji in half sends exactly this). The body is valid
+JSON and is recorded as received, but Python reads the escape as a lone
+surrogate, which no UTF-8 file can hold. Every text derived from a received
+body has U+FFFD REPLACEMENT CHARACTER in its place, as a UTF-8 decoder has
+for a byte it cannot read, and is scored so.
+
 What it does not do: decide whether an answer is right. That is the rules'
 job (evalkit/siteqa.py, evalkit/atomscore.py).
 """
 
 import json
+import re
+
+# Only a body that escapes a surrogate can give a lone one. (A raw line that
+# holds one itself is refused when it is read: evalkit/jsonl.py.)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def parse_received(text):
+    """``json.loads(text)``, with every lone surrogate in its strings (keys
+    too) replaced by U+FFFD. ValueError or RecursionError as json.loads."""
+    doc = json.loads(text)
+    if _SURROGATE_ESCAPE.search(text):
+        doc = _writable(doc)
+    return doc
+
+
+def _writable(value):
+    """``value`` with every lone surrogate in its strings and keys replaced
+    by U+FFFD. (A pair that JSON escapes whole is read as one character and
+    never gets here.)"""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_writable(item) for item in value]
+    if isinstance(value, dict):
+        return {_writable(key): _writable(item) for key, item in value.items()}
+    return value
 
 
 def follow(doc, path):
@@ -57,7 +95,7 @@ def derive(response, spec):
     if out["problem"]:
         return out
     try:
-        doc = json.loads(response["body"])
+        doc = parse_received(response["body"])
     except (ValueError, RecursionError):
         out["problem"] = "response body is not JSON"
         return out
@@ -127,7 +165,7 @@ def answer_text(target, response):
     if reply_text is None:
         return None
     try:
-        doc = json.loads(response["body"])
+        doc = parse_received(response["body"])
     except (ValueError, RecursionError):
         return None
     return reply_text(doc)

@@ -5,9 +5,13 @@ and flushed under a lock as soon as it is done, so the output stays whole
 lines in whatever order jobs finish, and a killed run loses at most the jobs
 in flight. ``do_job(job)`` returns the record to write, or None for nothing.
 
-With more than one thread, the first exception, or Ctrl-C, stops new jobs
-from starting; the jobs in flight finish and are written (each is bounded by
-its request timeout), then it is raised. Plain threads rather than
+Jobs run on worker threads, one of them at ``concurrency`` 1, so that the
+caller's thread is free to take Ctrl-C at any moment. The first exception,
+or Ctrl-C, stops new jobs from starting; the jobs in flight finish and are
+written, then it is raised. Ctrl-C also cuts every request in flight
+(http.interrupt): a job whose request was cut ends at once with an attempt
+that says so, and records it or not as its script decides, so one Ctrl-C
+stops a run within moments whatever the timeout. Plain threads rather than
 concurrent.futures: its executor would run every queued job before letting
 an interrupt through, and importing it (logging, traceback) cost a run more
 start-up than the pool itself. The caller waits on a condition the workers
@@ -17,6 +21,8 @@ wait for the job in flight.
 """
 
 import threading
+
+from . import http
 
 _NO_MORE = object()
 
@@ -34,11 +40,7 @@ def run_jobs(jobs, do_job, writer, concurrency=1, on_record=None):
             if on_record:
                 on_record(record)
 
-    if concurrency == 1:
-        for job in jobs:
-            one(job)
-    else:
-        _on_threads(list(jobs), one, concurrency)
+    _on_threads(list(jobs), one, concurrency)
 
 
 def _on_threads(jobs, one, concurrency):
@@ -79,10 +81,12 @@ def _on_threads(jobs, one, concurrency):
             while ended < len(threads):
                 state.wait()
     except BaseException as exc:  # Ctrl-C: let the jobs in flight be written
+        http.interrupt()
         with state:
             stop.insert(0, exc)
             # A worker not yet counted in ``running`` sees ``stop`` and takes no job.
             while running:
                 state.wait()
+        http.allow()  # every request of the run has ended; the caller may send again
     if stop:
         raise stop[0]

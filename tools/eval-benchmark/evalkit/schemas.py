@@ -31,7 +31,8 @@ QUESTION FILE (suite site-qa, format 1): one JSON object
     must_not_include  strings an invented answer would contain
   Unknown keys, duplicate ids, empty strings, an answerable question without
   source_url, evidence or facts, and a not-on-site one with source_url or facts
-  are refused (exit 2)."""
+  are refused (exit 2), and so is a string holding half of a surrogate pair
+  (JSON's \\ud800 escape on its own: no request or page can carry it)."""
 
 TARGET = """\
 TARGET PROFILE (format 1): how to ask, and where the answer is
@@ -62,15 +63,19 @@ RAW LINE, website assistant (suite site-qa; one per question, JSON Lines, format
                     profile's paths to the answer), version_header
   request           method, url, headers, body as sent (secrets redacted)
   attempts          one per try: started_at (UTC), status (or null), error (or
-                    null), latency_ms; a second try only when the first got no HTTP 200
+                    null: "timeout" when --timeout ended it, "interrupted" when
+                    Ctrl-C did), latency_ms; a second try only when the first got
+                    no HTTP 200 and was not interrupted
   response          null when no HTTP response came; else status, headers
                     (lower-cased names, string values),
                     body (text exactly as received, or null when not UTF-8),
                     body_base64 (the bytes when not UTF-8), bytes, truncated;
                     redacted (true) when a secret the request carried came back
-                    in a header or the body and was replaced by [redacted]
+                    in a header or the body, plain or escaped, and was replaced
+                    by [redacted]
   derived           answer, sources, grounded, problem: read from the body for
-                    convenience; score.py derives them again and never trusts these
+                    convenience; score.py derives them again and never trusts these;
+                    a lone surrogate escaped in the body ("\\ud83d") is U+FFFD here
   earlier_responses, redone   only in a line asked again by run.py --retry-failed:
                     the earlier responses, oldest first, and true
   run               run_id, tool (a string), tool_version, git_commit, git_dirty,
@@ -188,7 +193,9 @@ SCENARIO FILE (suite scenario, format 1): one JSON object
                     quote (verbatim from that section, at least 4 words) and,
                     for a fact about the parcel, parcel ({field: value} of the
                     address's row in the corpus's parcel table)
-  Its answers are raw lines of a model generator or collected by hand (below)."""
+  A field of another type, and a string holding half of a surrogate pair, are
+  refused (exit 2). Its answers are raw lines of a model generator or
+  collected by hand (below)."""
 
 ATOMS_LINE = f"""\
 ATOMS LINE (atomize.py output, one per answer, evaluator and repeat, format 1)

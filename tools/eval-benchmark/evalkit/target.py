@@ -8,8 +8,9 @@ secret by assumption: the request recorded in the raw line carries
 cannot carry (a line break or another control character in a header or the
 URL, a space in the URL: a key pasted from a file often ends in a newline) is
 refused before anything is sent, naming the header (or the URL) and the
-variable, never the value; and every value filled in is registered with
-evalkit/http.py, which keeps it out of every error text.
+variable, never the value; and every value filled in is returned with the
+request, as the secrets that evalkit/http.py keeps out of the response and
+of every error text.
 
 Reading the answer back out of a recorded response is evalkit/responses.py's
 job, apart from this asking code, so that scoring needs none of it.
@@ -58,6 +59,10 @@ def parse_profile(doc, path):
     headers = doc.get("headers", {})
     if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
         bad("headers must be an object of strings")
+    for name, value in sorted(headers.items()):
+        problem = http.header_problem(name) or http.header_problem(value)
+        if problem:
+            bad(f"the {name!r} header holds {problem}")
     response = doc.get("response")
     if not isinstance(response, dict):
         bad("response must be an object naming where answer, sources and grounded are")
@@ -96,9 +101,10 @@ def _check_templates(value, path):
             _check_templates(item, path)
 
 
-def _fill(value, fields, environ, redact, place=None):
+def _fill(value, fields, environ, redact, secrets, place=None):
     """``value`` with its placeholders filled in; ``place`` names where a
-    string goes (a header, "the URL", None for the body, which is JSON)."""
+    string goes (a header, "the URL", None for the body, which is JSON).
+    Each ``{env:NAME}`` value filled in is added to ``secrets``."""
     if isinstance(value, str):
         def sub(match):
             name = match.group(1)
@@ -106,13 +112,15 @@ def _fill(value, fields, environ, redact, place=None):
                 var = name[4:]
                 if redact:
                     return f"[redacted:{var}]"
-                return _env_value(var, environ, place)
+                secret = _env_value(var, environ, place)
+                secrets.append(secret)
+                return secret
             return fields[name]
         return _PLACEHOLDER.sub(sub, value)
     if isinstance(value, dict):
-        return {k: _fill(v, fields, environ, redact, place) for k, v in value.items()}
+        return {k: _fill(v, fields, environ, redact, secrets, place) for k, v in value.items()}
     if isinstance(value, list):
-        return [_fill(v, fields, environ, redact, place) for v in value]
+        return [_fill(v, fields, environ, redact, secrets, place) for v in value]
     return value
 
 
@@ -126,28 +134,29 @@ def _env_value(var, environ, place):
         problem = http.url_problem(value) if place == URL else http.header_problem(value)
         if problem:
             raise BadInput(f"{place} holds {problem} (from {{env:{var}}}): check the variable")
-    http.register_secret(value)
     return value
 
 
 def build_request(profile, url, question, widget_key, environ=None):
-    """``(request to send, request to record)`` for one question.
+    """``(request to send, request to record, secrets)`` for one question.
 
-    Both are dicts with method, url, headers and body (a JSON value); the
-    recorded one has every ``{env:NAME}`` value replaced by ``[redacted:NAME]``.
+    Both requests are dicts with method, url, headers and body (a JSON
+    value); the recorded one has every ``{env:NAME}`` value replaced by
+    ``[redacted:NAME]``, and ``secrets`` lists those values, for http.send.
     BadInput when an ``{env:NAME}`` is not set, or holds what its header or
     the URL cannot carry: every question would meet it, so nothing is sent.
     """
     environ = os.environ if environ is None else environ
     fields = {"question": question["question"], "page_url": question["page_url"],
               "widget_key": widget_key, "lang": question["lang"], "id": question["id"]}
+    secrets = []
     out = []
     for redact in (False, True):
         out.append({
             "method": profile["method"],
-            "url": _fill(url, fields, environ, redact, URL),
-            "headers": {name: _fill(value, fields, environ, redact, f"the {name} header")
+            "url": _fill(url, fields, environ, redact, secrets, URL),
+            "headers": {name: _fill(value, fields, environ, redact, secrets, f"the {name} header")
                         for name, value in profile["headers"].items()},
-            "body": _fill(profile["body"], fields, environ, redact),
+            "body": _fill(profile["body"], fields, environ, redact, secrets),
         })
-    return out[0], out[1]
+    return out[0], out[1], sorted(set(secrets))

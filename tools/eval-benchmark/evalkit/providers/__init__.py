@@ -26,7 +26,7 @@ wrong URL or JSON mode, a key or URL holding what HTTP cannot carry (a line
 break, say: a key pasted from a file; refused when the client is made,
 before anything is sent, naming the variable, never its value). It is never
 retried; a caller should stop the run. Messages and recorded attempts never
-hold a key, in any form (evalkit/http.py's without_secrets).
+hold a key, in any form (evalkit/redaction.py).
 
 ``client.call_with_tools(request, tools, run_tool, max_rounds=MAX_ROUNDS)``
 answers a request after the model's lookups (openai, anthropic, bedrock):

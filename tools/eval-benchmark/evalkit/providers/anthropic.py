@@ -16,7 +16,7 @@ that stopped at ``max_tokens`` (or at the model's context window) is marked
 
 import json
 
-from ..responses import anthropic_text
+from ..responses import anthropic_text, parse_received
 from .base import Client, ProviderError, Reply, count_or_zero, is_count, usage_record
 from .errors import Failure, FatalProviderError, checked_base, fold
 from .toolloop import checked_call
@@ -44,7 +44,7 @@ class Anthropic(Client):
 
     def error_of(self, status, headers, body):
         try:
-            error = json.loads(body).get("error") or {}
+            error = parse_received(body).get("error") or {}
             kind, message = error.get("type"), fold(error.get("message"))
         except (ValueError, AttributeError, RecursionError):
             kind, message = None, fold(body) or None

@@ -27,7 +27,7 @@ import re
 from datetime import datetime, timezone
 from urllib.parse import quote, urlsplit
 
-from ..responses import bedrock_text
+from ..responses import bedrock_text, parse_received
 from . import jsonprompt
 from .base import Client, ProviderError, Reply, count_or_zero, is_count, usage_record
 from .errors import Failure, FatalProviderError, checked_base, fold
@@ -98,7 +98,7 @@ class Bedrock(Client):
     def error_of(self, status, headers, body):
         kind = (headers.get("x-amzn-errortype") or "").split(":")[0] or None
         try:
-            doc = json.loads(body)
+            doc = parse_received(body)
             message = fold(doc.get("message") or doc.get("Message"))
             kind = kind or (str(doc.get("__type") or "").rpartition("#")[2] or None)
         except (ValueError, AttributeError, RecursionError):

@@ -15,11 +15,11 @@ hold newlines), a Python stack trace left out, long text shortened.
 What it does not do: decide the wait (retry.py), or send anything.
 """
 
-import json
 import re
 from urllib.parse import urlsplit, urlunsplit
 
 from ..http import url_problem
+from ..responses import parse_received
 
 MAX_DETAIL = 300
 _TRACE = re.compile(r"Traceback \(most recent call last\)", re.IGNORECASE)
@@ -33,6 +33,7 @@ class ProviderError(Exception):
     ``fatal`` is False: the next call may well succeed."""
 
     fatal = False
+    interrupted = False
 
     def __init__(self, message, attempts=(), status=None, raw=None):
         super().__init__(" ".join(str(message).split()))
@@ -48,6 +49,13 @@ class FatalProviderError(ProviderError):
     message ends with what to fix. ``fatal`` is True."""
 
     fatal = True
+
+
+class CallInterrupted(ProviderError):
+    """Ctrl-C cut the call (http.interrupt): ``attempts`` holds the requests
+    that were sent, perhaps none. ``interrupted`` is True."""
+
+    interrupted = True
 
 
 class Failure:
@@ -78,7 +86,7 @@ def json_error(body):
     "type"}``, and FastAPI's ``{"detail": ...}`` (a validation error lists
     each field's place and problem). Anything else: its text, folded."""
     try:
-        doc = json.loads(body)
+        doc = parse_received(body)
     except (ValueError, RecursionError):
         return None, fold(body) or None
     if not isinstance(doc, dict):

@@ -52,6 +52,7 @@ decide what the tools are, or stream.
 import copy
 import json
 
+from ..responses import parse_received
 from .base import Reply, count_or_zero, usage_record
 from .errors import ProviderError
 
@@ -157,7 +158,7 @@ def parsed_arguments(arguments, as_text):
     text when ``as_text`` (OpenAI-compatible servers), else an object."""
     if as_text and isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
+            arguments = parse_received(arguments) if arguments.strip() else {}
         except (ValueError, RecursionError):
             return None, "the arguments are not JSON: send one JSON object"
     if not isinstance(arguments, dict):

@@ -5,9 +5,11 @@ import re
 import sys
 import time
 
-from .. import budget, http
+from .. import budget, cli, http, redaction
+from ..responses import parse_received
 from . import retry
-from .errors import FatalProviderError, Failure, ProviderError, fold, shown_url  # noqa: F401
+from .errors import (CallInterrupted, FatalProviderError, Failure, ProviderError, fold,  # noqa: F401
+                     shown_url)
 from .retry import Policy
 
 
@@ -43,10 +45,9 @@ _KEYLIKE = re.compile(r"\b(sk-[A-Za-z0-9_\-]{6,}|sk-ant-[A-Za-z0-9_\-]{6,}|A[SK]
 
 
 def redact(text, secrets):
-    """``text`` without any of ``secrets`` in any form a message may show it
-    (as it is, repr-escaped, percent-encoded: http.without_secrets), nor
-    anything shaped like a key."""
-    return _KEYLIKE.sub("[redacted]", http.without_secrets(str(text), secrets))
+    """``text`` without any of ``secrets`` in any form or escape
+    (redaction.redact), nor anything shaped like a key."""
+    return _KEYLIKE.sub("[redacted]", redaction.redact(str(text), secrets))
 
 
 def usage_record(api, input_tokens, output_tokens, cached=None, cache_write=None):
@@ -90,7 +91,7 @@ class Client:
         self.environ = environ
         self.policy = policy or Policy()
         self.secrets = []
-        self.sleep = time.sleep
+        self.sleep = http.pause  # a retry's wait, which Ctrl-C ends
         self.say = _to_stderr
         self.meter = budget.Meter()
         self.limiter = None
@@ -176,6 +177,10 @@ class Client:
         except ProviderError:
             self.meter.ended(None)
             raise
+        except http.Interrupted:  # Ctrl-C came before the next attempt went
+            self.meter.ended(None)
+            raise CallInterrupted(f"{self.name}: interrupted ({self.where(url)})",
+                                  attempts) from None
 
     def attempt(self, url, headers_for_attempt, data, timeout, estimate, attempts, rng, start):
         """One attempt: ``(document, raw, usage, None)`` on success, ``(..., wait)``
@@ -198,7 +203,7 @@ class Client:
             raw = http_text(response)
             if status == 200 and raw is not None:
                 try:
-                    doc = json.loads(raw)
+                    doc = parse_received(raw)
                 except (ValueError, RecursionError):
                     raise ProviderError(f"{self.name}: HTTP 200 but the body is not JSON "
                                         f"({self.where(url)})", attempts, status, raw) from None
@@ -210,12 +215,14 @@ class Client:
             if ticket is not None:
                 self.limiter.release(ticket, throttled, tokens)
             self.meter.attempt(throttled, waited)
+        if response is None and attempt["error"] == "interrupted":
+            raise CallInterrupted(f"{self.name}: interrupted ({self.where(url)})", attempts)
         failure = Failure(retryable=True, fatal=False) if response is None else \
             self.failure_of(status, response["headers"], raw or "")
         headers = response["headers"] if response else {}
         wait = retry.plan(self.policy, len(attempts), headers, rng) \
             if failure.retryable else None
-        why_not = self.why_not_again(failure, wait, len(attempts), time.monotonic() - start)
+        why_not = self.why_not_again(failure, wait, attempts, time.monotonic() - start)
         attempt["retry_in_s"] = None if why_not is not None else round(wait.seconds, 3)
         if why_not is not None:
             raise self.error(url, attempt, failure, why_not, attempts, raw)
@@ -226,18 +233,33 @@ class Client:
                 f"usual {self.policy.retry_after_cap:g} s; waiting as asked (at most "
                 f"{self.policy.retry_after_max:g} s) ({self.where(url)})")
 
-    def why_not_again(self, failure, wait, tries, elapsed):
-        """None to try again, else the note for the message ("" for none)."""
+    def why_not_again(self, failure, wait, attempts, elapsed):
+        """None to try again, else the note for the message ("" for none).
+
+        With a limiter (every script's run has one: budget.account), a 429
+        is not one of the policy's ``max_attempts``: it says the run is over
+        the provider's rate, which the limiter answers by slowing down, not
+        that the call fails. Such a call is bounded by time instead:
+        ``max_total_s`` of its attempts and of the waits the server asked
+        for, not counting the time the limiter held its attempts back
+        (``waited_ms``: the run's own queue, as long as its calls divided by
+        its rate)."""
         if not failure.retryable:
             return ""
         if wait.refused:
             return (f"not retried: the server asks to wait {wait.asked:g} s, over the longest "
                     f"wait of {self.policy.retry_after_max:g} s; try again later")
+        throttled = sum(a["status"] == 429 for a in attempts) if self.limiter else 0
+        tries = len(attempts) - throttled
         if tries >= self.policy.max_attempts:
-            return f"gave up after {tries} attempts"
-        if elapsed + wait.seconds > self.policy.max_total_s:
-            return (f"gave up after {tries} attempts: waiting {round(wait.seconds, 1):g} s more would pass "
-                    f"the {self.policy.max_total_s:g} s one call may take")
+            return f"gave up after {tries} attempts" + \
+                (f" besides {throttled} answered 429" if throttled else "")
+        spent = elapsed - sum(a.get("waited_ms") or 0 for a in attempts) / 1000
+        if spent + wait.seconds > self.policy.max_total_s:
+            return (f"gave up after {len(attempts)} attempts"
+                    f"{f' ({throttled} answered 429)' if throttled else ''}: waiting "
+                    f"{round(wait.seconds, 1):g} s more would pass the {self.policy.max_total_s:g} s "
+                    "one call may take")
         return None
 
     def error(self, url, attempt, failure, note, attempts, raw):
@@ -255,7 +277,7 @@ class Client:
 
 
 def _to_stderr(line):
-    print(line, file=sys.stderr, flush=True)
+    print(cli.printable(line), file=sys.stderr, flush=True)
 
 
 def http_text(response):
@@ -267,7 +289,7 @@ def http_text(response):
 def parse_json_text(text):
     """``(data, problem)`` of a reply that should be one JSON object."""
     try:
-        data = json.loads(text)
+        data = parse_received(text)
     except (TypeError, ValueError, RecursionError) as exc:
         return None, f"reply is not JSON ({type(exc).__name__})"
     if not isinstance(data, dict):

@@ -24,6 +24,13 @@ A wait asked above ``retry_after_cap`` (60 s, the most the SDKs honour) is
 waited in full up to ``retry_after_max`` (300 s, the time one call may take
 in all), with a line on stderr saying so: retrying earlier than asked only
 earns another 429. A longer wait is not made: the call fails with the reason.
+
+A call has at most ``max_attempts`` attempts (5) and ``max_total_s`` (300 s).
+In a run, whose limiter answers a 429 by slowing the run down (budget.py), a
+429 is not one of the attempts: while the run learns the provider's rate, a
+call is bounded by the time alone, which counts its attempts and the waits
+asked, not the time the limiter held it back (providers/base.py,
+``why_not_again``).
 """
 
 import math

@@ -112,7 +112,9 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw)
         except ValueError:
             body = {}
-        question = body.get("question", "")
+        question = body.get("question", "") if isinstance(body, dict) else ""
+        if not isinstance(question, str):  # a profile whose body puts something else there
+            question = json.dumps(question, sort_keys=True)
         with server.lock:
             server.requests.append({"body": body, "headers": dict(self.headers), "path": self.path})
             count = server.counts.get(question, 0) + 1

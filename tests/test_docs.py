@@ -13,7 +13,7 @@ import tempfile
 import threading
 import unittest
 
-from tests import test_badinput, test_chaos, test_crash
+from tests import test_badinput, test_chaos, test_crash, test_fuzz
 from tests.model_servers import ModelServer
 from tests.standins import model
 from tests.support import ROOT
@@ -287,6 +287,8 @@ class Reliability(unittest.TestCase):
         self.assertEqual(test_crash.TRIALS, 20)
         self.assertIn(f"Bad inputs refused: {test_badinput.CORPUS_SIZE}", section)
         self.assertIn(f"Fuzz cases run: {test_badinput.FUZZ_CASES}", section)
+        self.assertIn(f"Malformed inputs through every script: {test_fuzz.CASES}", section)
+        self.assertIn(f"(seed {test_fuzz.FUZZ_SEED}", section)
 
 
 class Performance(unittest.TestCase):

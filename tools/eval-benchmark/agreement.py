@@ -31,7 +31,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import BadInput, cli, siteqa  # noqa: E402
+from evalkit import BadInput, cli, siteqa, whole_number  # noqa: E402
 from evalkit.jsonl import read_json  # noqa: E402
 from evalkit.measures import APPLIES, MEASURES  # noqa: E402
 from evalkit.quarter import sha256_file  # noqa: E402
@@ -59,14 +59,21 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
+# The optional fields of a labelled answer: (their types, what a message calls them).
+OPTIONAL = {"grounded": ((bool, type(None)), "true, false or null"),
+            "class": ((str,), "a string"), "reason": ((str,), "a string")}
+
+
 def load_answers(folder):
-    """Every labelled answer of the three files, checked."""
+    """Every labelled answer of the three files, every field checked before
+    it becomes a raw line: the refusal names the agreement file, never the
+    raw line made of it."""
     answers = []
     for lang in LANGS:
         path = os.path.join(folder, f"agreement-{lang}.json")
         doc = read_json(path)
-        if not isinstance(doc, dict) or doc.get("format") != 1 or \
-                not isinstance(doc.get("answers"), list):
+        if not isinstance(doc, dict) or not whole_number(doc.get("format")) or \
+                doc["format"] != 1 or not isinstance(doc.get("answers"), list):
             raise BadInput(f"{path}: an agreement file is {{format: 1, answers: [...]}}")
         for index, item in enumerate(doc["answers"]):
             if not isinstance(item, dict) or not all(
@@ -75,8 +82,25 @@ def load_answers(folder):
                     not isinstance(item.get("sources"), list):
                 raise BadInput(f"{path}: answers[{index}]: needs id, question, answer, "
                                "sources and human")
+            problem = answer_problem(item)
+            if problem:
+                raise BadInput(f"{path}: answers[{index}]: {problem}")
             answers.append(dict(item, file=path))
     return answers
+
+
+def answer_problem(item):
+    """What is wrong with the fields of one labelled answer beyond the ones
+    every answer has, or None."""
+    if not all(isinstance(url, str) for url in item["sources"]):
+        return "sources must be a list of URLs (strings)"
+    status = item.get("status", 200)
+    if not whole_number(status) or not 100 <= status <= 599:
+        return "status must be an HTTP status (a whole number from 100 to 599)"
+    for key, (kinds, what) in OPTIONAL.items():
+        if key in item and not isinstance(item[key], kinds):
+            return f"{key} must be {what}"
+    return None
 
 
 def raw_line(item, qset):

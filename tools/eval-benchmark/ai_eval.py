@@ -48,7 +48,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import VERSION, BadInput, budget, cli, policyprompt, prompts, providers, resume  # noqa: E402
+from evalkit import (VERSION, BadInput, budget, cli,  # noqa: E402
+                     policyprompt, prompts, providers, resume, whole_number)
+from evalkit.fields import wrong_field  # noqa: E402
 from evalkit.grounding import Corpus, Rules, score as score_grounding  # noqa: E402
 from evalkit.intake import Vocabulary, load_cases, score as score_intake  # noqa: E402
 from evalkit.jsonl import dumps_file, read_file, read_text, write_atomic  # noqa: E402
@@ -60,7 +62,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 POLICY = os.path.join(ROOT, "evals", "ai", "EXTRACTION_POLICY.md")
 INTAKE_PROMPT, EXPLAIN_PROMPT, STAFF_PROMPT = "intake-v2", "explain-v2", "staff-questions-v1"
 # The fields of a raw line that the scoring and the result file read when a
-# run continues --raw, and their types (resume.wrong_field); a call's usage
+# run continues --raw, and their types (fields.wrong_field); a call's usage
 # is summed into the result's tokens.
 RAW_FIELDS = {
     "intake": {"id": "string", "started_at": "string", "error": "string|null",
@@ -132,6 +134,8 @@ def call(client, model, prompt_text, schema, name, args):
     except providers.ProviderError as exc:
         if exc.fatal:  # every call would meet it (a key refused, no such model)
             raise BadInput(f"{model}: {exc}; nothing more was asked") from None
+        if exc.interrupted:  # Ctrl-C: no line, so the same command asks it again
+            raise
         return None, str(exc), {"attempts": exc.attempts, "reply": exc.raw, "usage": None}
     record = {"attempts": reply.attempts, "reply": reply.raw, "usage": reply.usage}
     if reply.data is None:
@@ -147,14 +151,16 @@ def check_line(where, line, run_block, suite):
     if any(run.get(k) != run_block[k] for k in ("cases_sha256", "provider", "model", "prompt_versions")):
         raise BadInput(f"{where}: written for other cases, another model or other prompts; "
                        "pass another --raw")
-    problem = resume.wrong_field(line, RAW_FIELDS[suite])
+    problem = wrong_field(line, RAW_FIELDS[suite])
+    if problem is None and (not whole_number(line.get("format")) or line["format"] != 1):
+        problem = f"format {str(line.get('format'))[:20]!r} is not one this tool knows (1)"
     if problem is None and not _STARTED.match(line["started_at"]):
         problem = f"started_at must be a UTC time as YYYY-MM-DDTHH:MM:SSZ, " \
                   f"not {line['started_at'][:40]!r}"
     for number, made in enumerate(line["calls"] if problem is None else []):
-        problem = resume.wrong_field(made, CALL_FIELDS, f"calls[{number}].") or (
+        problem = wrong_field(made, CALL_FIELDS, f"calls[{number}].") or (
             None if made.get("usage") is None
-            else resume.wrong_field(made["usage"], USAGE_FIELDS, f"calls[{number}].usage."))
+            else wrong_field(made["usage"], USAGE_FIELDS, f"calls[{number}].usage."))
         if problem is not None:
             break
     if problem is not None:
@@ -371,7 +377,7 @@ def write_result(output, result, quiet):
         # it is written through.
         raise BadInput(f"{output}: cannot write: {exc.strerror}") from None
     if not quiet:
-        print(f"{PROG}: wrote {output}", file=sys.stderr)
+        print(cli.printable(f"{PROG}: wrote {output}"), file=sys.stderr)
 
 
 def main(argv=None) -> int:

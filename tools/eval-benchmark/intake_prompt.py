@@ -34,6 +34,7 @@ def parse_args(argv):
 
 def command(args):
     prompt, policy = read_text(args.prompt), read_text(args.policy)
+    policyprompt.quoted_part(policy, args.policy)  # a policy without its end, named as given
     if args.check:
         found = policyprompt.problem(prompt, policy, args.prompt, args.policy)
         return cli.fail(PROG, found, 1) if found else 0

@@ -30,7 +30,7 @@ import math
 import re
 from fractions import Fraction
 
-from . import BadInput
+from . import BadInput, whole_number
 from .jsonl import read_json_sha
 from .textmatch import normalize
 
@@ -99,18 +99,38 @@ class SourceTable:
     def __init__(self, path):
         doc, self.sha256 = read_json_sha(path)
         self.path = path
+        _check_table(doc, path, "a source-authority table")
+        buckets, patterns = doc.get("buckets"), doc.get("patterns")
+        if not isinstance(buckets, dict) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1
+                for v in buckets.values()):
+            raise BadInput(f"{path}: buckets must be an object of bucket: credit (a number "
+                           "from 0 to 1)")
+        if not isinstance(patterns, list) or not all(
+                isinstance(p, dict) and isinstance(p.get("pattern"), str) and
+                isinstance(p.get("bucket"), str) and isinstance(p.get("why", ""), str)
+                for p in patterns):
+            raise BadInput(f"{path}: patterns must be a list of {{pattern, bucket, why}} "
+                           "(strings)")
+        examples = doc.get("examples", [])
+        if not isinstance(examples, list) or not all(
+                isinstance(e, dict) and isinstance(e.get("citation"), (str, type(None))) and
+                isinstance(e.get("bucket"), str) for e in examples):
+            raise BadInput(f"{path}: examples must be a list of {{citation (a string or null), "
+                           "bucket}}")
+        self.buckets = {k: exact(v) for k, v in buckets.items()}
+        self.default = doc.get("default")
+        self.examples = examples
         try:
-            self.buckets = {k: exact(v) for k, v in doc["buckets"].items()}
-            self.default = doc["default"]
             self.patterns = [(re.compile(p["pattern"], re.IGNORECASE), p["bucket"])
-                             for p in doc["patterns"]]
-            self.examples = doc.get("examples", [])
-        except (KeyError, TypeError, AttributeError, re.error) as exc:
-            raise BadInput(f"{path}: not a source-authority table ({type(exc).__name__}: {exc})") from None
+                             for p in patterns]
+        except re.error as exc:
+            raise BadInput(f"{path}: a pattern is no regular expression ({exc})") from None
         for _p, bucket in self.patterns:
             if bucket not in self.buckets:
                 raise BadInput(f"{path}: pattern bucket {bucket!r} is not in buckets")
-        if self.default not in self.buckets or "none" not in self.buckets:
+        if not isinstance(self.default, str) or self.default not in self.buckets or \
+                "none" not in self.buckets:
             raise BadInput(f"{path}: default and 'none' must be buckets")
 
     def source_bucket(self, source):
@@ -131,6 +151,19 @@ class SourceTable:
         return self.buckets[self.bucket(citation)]
 
 
+def _check_table(doc, path, what):
+    """The part of a table's checks both tables share: an object of format 1,
+    a note that is a string, Unicode text throughout."""
+    if not isinstance(doc, dict) or not whole_number(doc.get("format")) or doc["format"] != 1:
+        raise BadInput(f"{path}: not {what}: an object with format 1")
+    if not isinstance(doc.get("note", ""), str):
+        raise BadInput(f"{path}: note must be a string")
+
+
+def _strings(value):
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
 JARGON_KEYS = ("acronyms", "code_citation_patterns", "glosses", "requirement_patterns",
                "pointer_patterns")
 
@@ -147,6 +180,18 @@ class JargonTable:
         if missing:
             raise BadInput(f"{path}: not a jargon table: no {', '.join(missing)} "
                            "(the keys are described in evals/permits/README.md)")
+        _check_table(doc, path, "a jargon table")
+        if not isinstance(doc.get("rule", ""), str):
+            raise BadInput(f"{path}: rule must be a string")
+        acronyms = doc["acronyms"]
+        if not isinstance(acronyms, list) or not all(
+                isinstance(a, dict) and isinstance(a.get("token"), str) and a["token"] and
+                _strings(a.get("expansions")) for a in acronyms):
+            raise BadInput(f"{path}: acronyms must be a list of {{token, expansions}} (a "
+                           "non-empty string, a list of strings)")
+        for key in JARGON_KEYS[1:]:
+            if not _strings(doc[key]):
+                raise BadInput(f"{path}: {key} must be a list of strings")
         try:
             self.acronyms = [(a["token"], re.compile(r"(?<![A-Za-z0-9])" + re.escape(a["token"])
                                                      + r"s?(?![A-Za-z0-9])"),
@@ -155,8 +200,9 @@ class JargonTable:
             self.glosses = [normalize(g) for g in doc["glosses"]]
             self.requirements = [re.compile(p, re.IGNORECASE) for p in doc["requirement_patterns"]]
             self.pointers = [re.compile(p, re.IGNORECASE) for p in doc["pointer_patterns"]]
-        except (KeyError, TypeError, re.error) as exc:
-            raise BadInput(f"{path}: not a jargon table ({type(exc).__name__}: {exc})") from None
+        except re.error as exc:
+            raise BadInput(f"{path}: not a jargon table: a pattern is no regular expression "
+                           f"({exc})") from None
 
     def citation_spans(self, text):
         """``[(start, end)]`` of the code citations in text, in text order.

@@ -14,6 +14,10 @@ ground a generator. A corpus file (JSON, format 1):
   parcels       [{"address": ..., and what the code needs of it: zone, lot size,
                 overlays, existing structures}]
 
+The loader checks every field's type before it is used (a jurisdiction that
+is no string would go into a prompt; a parcel's values go to the evaluator as
+they are, so they are JSON, but no string may hold half of a surrogate pair).
+
 ``search`` ranks paragraphs by BM25 (k1 = 1.2, b = 0.75, the usual defaults)
 over lower-cased words and section numbers, ties in code order, so the same
 query always gives the same passages on every machine: a recorded lookup can
@@ -25,7 +29,7 @@ import os
 import re
 from collections import Counter
 
-from . import BadInput
+from . import BadInput, whole_number
 from .jsonl import read_json_sha
 
 K1 = 1.2
@@ -52,8 +56,12 @@ def _key(text):
 class Corpus:
     def __init__(self, path):
         doc, self.sha256 = read_json_sha(path)
-        if not isinstance(doc, dict) or doc.get("format") != 1:
+        if not isinstance(doc, dict) or not whole_number(doc.get("format")) or doc["format"] != 1:
             raise BadInput(f"{path}: a corpus is an object with format 1")
+        for key, kind, what in (("jurisdiction", str, "a string"), ("note", str, "a string"),
+                                ("fictional", bool, "true or false")):
+            if key in doc and not isinstance(doc[key], kind):
+                raise BadInput(f"{path}: {key} must be {what}")
         sections = doc.get("sections")
         if not isinstance(sections, list) or not sections:
             raise BadInput(f"{path}: sections must be a non-empty list")
@@ -72,7 +80,10 @@ class Corpus:
             for paragraph in re.split(r"\n\s*\n", section["text"].strip()):
                 self.passages.append((section["id"], " ".join(paragraph.split())))
         self.parcels = {}
-        for index, parcel in enumerate(doc.get("parcels") or []):
+        parcels = doc.get("parcels") or []
+        if not isinstance(parcels, list):
+            raise BadInput(f"{path}: parcels must be a list")
+        for index, parcel in enumerate(parcels):
             if not isinstance(parcel, dict) or not isinstance(parcel.get("address"), str):
                 raise BadInput(f"{path}: parcels[{index}]: needs an address")
             self.parcels[_key(parcel["address"])] = parcel

@@ -38,7 +38,7 @@ explanation has at least one claim and none is withheld.
 import os
 import unicodedata
 
-from . import BadInput
+from . import BadInput, whole_number
 from .jsonl import read_json, read_json_sha
 
 # Shorter quotes ("the", "does not have") occur in almost any passage, so
@@ -61,17 +61,10 @@ class Corpus:
             if not name.endswith(".json"):
                 continue
             path = os.path.join(folder, name)
-            doc = read_json(path)
-            try:
-                doc_id = doc["id"]
-                sections = {s["id"]: s["text"] for s in doc["sections"]}
-                doc["label"]
-            except (KeyError, TypeError):
-                raise BadInput(f"{path}: a corpus document needs id, label and sections "
-                               "(each with id and text)") from None
+            doc_id, title, sections = _document(read_json(path), path)
             if name != f"{doc_id}.json":
                 raise BadInput(f"{path}: the file name must be {doc_id}.json")
-            self.documents[doc_id] = {"title": doc.get("title", doc_id), "sections": sections,
+            self.documents[doc_id] = {"title": title, "sections": sections,
                                       "verbatim": {k: verbatim_form(v) for k, v in sections.items()}}
 
     def passage(self, passage_id):
@@ -103,30 +96,79 @@ class Corpus:
         return None
 
 
+def _document(doc, path):
+    """``(id, title, {section id: text})`` of a corpus document, every field
+    checked: ``{"id", "label", "title"?, "source_note"?, "sections": [{"id",
+    "text", "heading"?}]}``."""
+    def bad(what):
+        raise BadInput(f"{path}: {what}")
+
+    if not isinstance(doc, dict) or not _text(doc.get("id")) or \
+            not isinstance(doc.get("label"), str) or not isinstance(doc.get("sections"), list):
+        bad("a corpus document needs id, label and sections (each with id and text)")
+    for key in ("title", "source_note"):
+        if not isinstance(doc.get(key, ""), str):
+            bad(f"{key} must be a string")
+    sections = {}
+    for index, section in enumerate(doc["sections"]):
+        if not isinstance(section, dict) or not _text(section.get("id")) or \
+                not isinstance(section.get("text"), str) or \
+                not isinstance(section.get("heading", ""), str):
+            bad(f"sections[{index}]: a section needs id and text (strings), and a heading "
+                "is a string")
+        if section["id"] in sections:
+            bad(f"sections[{index}]: {section['id']} twice")
+        sections[section["id"]] = section["text"]
+    return doc["id"], doc.get("title", doc["id"]), sections
+
+
+def _text(value):
+    return isinstance(value, str) and value.strip() != ""
+
+
 class Rules:
+    """rules.json (format 1): ``rules``, each ``{"id", "applies_to": a
+    project type, "when": {material field: [its values]}, "passages": [passage
+    ids of the corpus], "summary"}``; a ``note``. Every field is checked
+    before it is used, with ``file: rule id: what``."""
+
     def __init__(self, path, vocabulary, corpus):
         doc, self.sha256 = read_json_sha(path)
         self.path = path
-        try:
-            self.rules = list(doc["rules"])
-        except (KeyError, TypeError):
-            raise BadInput(f"{path}: needs a rules list") from None
+        if not isinstance(doc, dict) or not whole_number(doc.get("format")) or \
+                doc["format"] != 1 or not isinstance(doc.get("rules"), list):
+            raise BadInput(f"{path}: needs format 1 and a rules list")
+        if not isinstance(doc.get("note", ""), str):
+            raise BadInput(f"{path}: note must be a string")
+        self.rules = list(doc["rules"])
         seen = set()
-        for rule in self.rules:
+        for index, rule in enumerate(self.rules):
             rid = rule.get("id") if isinstance(rule, dict) else None
-            if not isinstance(rid, str) or rid in seen:
-                raise BadInput(f"{path}: every rule needs a unique id (at {rid!r})")
+            if not _text(rid) or rid in seen:
+                raise BadInput(f"{path}: rules[{index}]: every rule needs a unique id "
+                               f"(at {rid!r:.60})")
             seen.add(rid)
-            fields = vocabulary.types.get(rule.get("applies_to"))
+            applies_to = rule.get("applies_to")
+            fields = vocabulary.types.get(applies_to) if isinstance(applies_to, str) else None
             if fields is None:
-                raise BadInput(f"{path}: {rid}: applies_to {rule.get('applies_to')!r} is not a project type")
-            for field, values in (rule.get("when") or {}).items():
-                if field not in fields or not all(v in fields[field] for v in values):
+                raise BadInput(f"{path}: {rid}: applies_to {applies_to!r:.60} is not a "
+                               "project type")
+            when = rule.get("when", {})
+            if not isinstance(when, dict):
+                raise BadInput(f"{path}: {rid}: when must be an object of field: [values]")
+            for field, values in when.items():
+                if field not in fields or not isinstance(values, list) or \
+                        not all(isinstance(v, str) and v in fields[field] for v in values):
                     raise BadInput(f"{path}: {rid}: when.{field} is not a material field with "
                                    "vocabulary values")
-            for passage in rule.get("passages", []):
+            passages = rule.get("passages")
+            if not isinstance(passages, list) or not all(isinstance(p, str) for p in passages):
+                raise BadInput(f"{path}: {rid}: passages must be a list of passage ids")
+            for passage in passages:
                 if corpus.passage(passage) is None:
                     raise BadInput(f"{path}: {rid}: passage {passage} is not in the corpus")
+            if not isinstance(rule.get("summary", ""), str):
+                raise BadInput(f"{path}: {rid}: summary must be a string")
 
     def match(self, facts):
         """``(matched rules, unresolved facts)``: unresolved is
@@ -136,7 +178,7 @@ class Rules:
         for rule in self.rules:
             if rule["applies_to"] != facts["project_type"]:
                 continue
-            when = rule.get("when") or {}
+            when = rule.get("when", {})
             unknown = [f for f in when if facts["fields"].get(f, "unknown") == "unknown"]
             fails = any(facts["fields"].get(f) not in values for f, values in when.items()
                         if f not in unknown)

@@ -44,6 +44,13 @@ its denominator by exactly those fields and those of errored cases.
 The loader refuses a gold value outside the vocabulary and a gold field set
 that is not exactly the material fields of the gold project type. Top-level
 keys of a reply beyond the three are ignored; they carry no score.
+
+The vocabulary (``vocabulary.json``, format 1): ``project_types``, each
+``{"label", "fields": {field: [values, unknown among them]}}``, and
+``jurisdictions``, ``{code: label}`` with ``unknown``; a ``note``. Both
+loaders check the type of every field before it is used, and refuse a
+string holding half of a surrogate pair (no request or page can carry it),
+each with ``file: place: what``.
 """
 
 from . import BadInput, whole_number
@@ -63,18 +70,7 @@ class Vocabulary:
     def __init__(self, path):
         doc = read_json(path)
         self.path = path
-        try:
-            self.types = {name: {field: list(values) for field, values in spec["fields"].items()}
-                          for name, spec in doc["project_types"].items()}
-            self.jurisdictions = dict(doc["jurisdictions"])
-        except (KeyError, TypeError, AttributeError):
-            raise BadInput(f"{path}: needs project_types (each with fields) and jurisdictions") from None
-        for name, fields in self.types.items():
-            for field, values in fields.items():
-                if UNKNOWN not in values:
-                    raise BadInput(f"{path}: {name}.{field}: the values must include unknown")
-        if UNKNOWN not in self.jurisdictions:
-            raise BadInput(f"{path}: the jurisdiction registry must include unknown")
+        self.types, self.jurisdictions = _vocabulary(doc, path)
 
     def reply_problem(self, reply):
         """None when a model's reply is a well-formed extraction, else what is
@@ -108,22 +104,66 @@ class Vocabulary:
         if not isinstance(extraction, dict) or set(extraction) != {"project_type", "jurisdiction", "fields"}:
             raise BadInput(f"{where}: must be {{project_type, jurisdiction, fields}}")
         ptype = extraction["project_type"]
-        if ptype not in self.types:
-            raise BadInput(f"{where}: project_type {ptype!r} is not in the vocabulary")
-        if extraction["jurisdiction"] not in self.jurisdictions:
-            raise BadInput(f"{where}: jurisdiction {extraction['jurisdiction']!r} is not in the registry")
+        if not isinstance(ptype, str) or ptype not in self.types:
+            raise BadInput(f"{where}: project_type {ptype!r:.60} is not in the vocabulary")
+        jurisdiction = extraction["jurisdiction"]
+        if not isinstance(jurisdiction, str) or jurisdiction not in self.jurisdictions:
+            raise BadInput(f"{where}: jurisdiction {jurisdiction!r:.60} is not in the registry")
         fields = extraction["fields"]
+        if not isinstance(fields, dict):
+            raise BadInput(f"{where}: fields must be an object of field: value")
         material = self.types[ptype]
-        if not isinstance(fields, dict) or set(fields) != set(material):
-            missing = sorted(set(material) - set(fields or {}))
-            extra = sorted(set(fields or {}) - set(material))
+        if set(fields) != set(material):
+            missing = sorted(set(material) - set(fields))
+            extra = sorted(set(fields) - set(material))
             raise BadInput(f"{where}: the fields must be exactly the material fields of {ptype}"
                            + (f"; missing {', '.join(missing)}" if missing else "")
                            + (f"; not material: {', '.join(extra)}" if extra else ""))
         for field, value in fields.items():
-            if value not in material[field]:
-                raise BadInput(f"{where}: {field} value {value!r} is not in the vocabulary "
+            if not isinstance(value, str) or value not in material[field]:
+                raise BadInput(f"{where}: {field} value {value!r:.60} is not in the vocabulary "
                                f"({', '.join(material[field])})")
+
+
+def _vocabulary(doc, path):
+    """``(types, jurisdictions)`` of a vocabulary file, every field checked:
+    types ``{name: {field: [values]}}``, jurisdictions ``{code: label}``."""
+    def bad(where, what):
+        raise BadInput(f"{path}: {where}: {what}")
+
+    if not isinstance(doc, dict) or not whole_number(doc.get("format")) or doc["format"] != 1:
+        raise BadInput(f"{path}: a vocabulary is an object with format 1, project_types "
+                       "(each with fields) and jurisdictions")
+    if not isinstance(doc.get("note", ""), str):
+        bad("note", "must be a string")
+    project_types = doc.get("project_types")
+    if not isinstance(project_types, dict) or not project_types:
+        bad("project_types", "must be an object of project type: {label, fields}")
+    types = {}
+    for name, spec in project_types.items():
+        where = f"project_types.{name}"
+        if not name.strip():
+            bad(where, "a project type needs a name")
+        if not isinstance(spec, dict) or not isinstance(spec.get("fields"), dict) or \
+                not spec["fields"]:
+            bad(where, "must be an object with fields (field: [values])")
+        if not isinstance(spec.get("label", ""), str):
+            bad(f"{where}.label", "must be a string")
+        types[name] = {}
+        for field, values in spec["fields"].items():
+            if not field.strip() or not isinstance(values, list) or not all(
+                    isinstance(value, str) and value.strip() for value in values):
+                bad(f"{where}.fields.{field}", "must be a list of values (non-empty strings)")
+            if UNKNOWN not in values:
+                raise BadInput(f"{path}: {name}.{field}: the values must include unknown")
+            types[name][field] = list(values)
+    jurisdictions = doc.get("jurisdictions")
+    if not isinstance(jurisdictions, dict) or not all(
+            code.strip() and isinstance(label, str) for code, label in jurisdictions.items()):
+        bad("jurisdictions", "must be an object of code: label (strings)")
+    if UNKNOWN not in jurisdictions:
+        raise BadInput(f"{path}: the jurisdiction registry must include unknown")
+    return types, dict(jurisdictions)
 
 
 def load_cases(path, vocabulary, suite, key):
@@ -135,6 +175,8 @@ def load_cases(path, vocabulary, suite, key):
     extra = sorted(set(doc) - {"suite", "format", "note", "cases"})
     if extra:
         raise BadInput(f"{path}: unknown key(s) {', '.join(extra)}")
+    if not isinstance(doc.get("note", ""), str):
+        raise BadInput(f"{path}: note must be a string")
     cases = doc.get("cases")
     if not isinstance(cases, list) or not cases:
         raise BadInput(f"{path}: cases must be a non-empty list")
@@ -152,7 +194,8 @@ def load_cases(path, vocabulary, suite, key):
             raise BadInput(f"{path}: {cid}: unknown key(s) {', '.join(extra)}")
         if case.get("language") not in ("en", "es"):
             raise BadInput(f"{path}: {cid}: language must be en or es")
-        if suite == "intake" and (not isinstance(case.get("text"), str) or not case["text"].strip()):
+        if (suite == "intake" or "text" in case) and \
+                (not isinstance(case.get("text"), str) or not case["text"].strip()):
             raise BadInput(f"{path}: {cid}: text must be a non-empty string")
         tags = case.get("tags", [])
         if not isinstance(tags, list) or not all(isinstance(t, str) and t for t in tags):

@@ -4,6 +4,9 @@ A prompt file is read as bytes and hashed as bytes, so the recorded sha256
 names exactly the text a model was given. ``{placeholders}`` are filled with
 str.format-style names listed in the file's own header comment; the
 response being analysed is always passed between delimiters by the caller.
+Each placeholder of the file is filled once, with its value as it is: a
+value holding braces (a homeowner who writes ``{text}``) is never filled in
+again.
 """
 
 import hashlib
@@ -14,6 +17,7 @@ from . import BadInput
 
 PROMPTS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "prompts")
 _NAME = re.compile(r"^[a-z0-9-]+-v\d+$")
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
 
 class Prompt:
@@ -23,13 +27,11 @@ class Prompt:
         self.sha256 = sha256
 
     def fill(self, **fields):
-        out = self.text
-        for key, value in fields.items():
-            out = out.replace("{" + key + "}", value)
-        left = re.findall(r"\{[a-z_]+\}", out)
+        left = sorted({"{" + name + "}" for name in _PLACEHOLDER.findall(self.text)
+                       if name not in fields})
         if left:
-            raise BadInput(f"prompt {self.name}: no value for {', '.join(sorted(set(left)))}")
-        return out
+            raise BadInput(f"prompt {self.name}: no value for {', '.join(left)}")
+        return _PLACEHOLDER.sub(lambda match: fields[match.group(1)], self.text)
 
     def record(self):
         return {"name": self.name, "sha256": self.sha256}

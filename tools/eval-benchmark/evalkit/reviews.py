@@ -8,7 +8,8 @@ kept beside the reviewed ones; report.py shows both.
 Refused: unknown ids or measures, a measure that does not apply to the
 question, an empty or multi-line reason, two entries for one id and measure, a
 faulty question that also has verdict entries, a value that is not a boolean,
-a key given twice in one entry (the second would silently win).
+a key given twice in one entry (the second would silently win), a string
+holding half of a surrogate pair (no page can show it).
 """
 
 from . import BadInput, whole_number

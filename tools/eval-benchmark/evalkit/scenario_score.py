@@ -5,7 +5,11 @@ Inputs: the scenario file (frozen: raw lines must carry its sha256), raw
 files written by run.py (one line per scenario and generator), atoms files
 written by atomize.py (one line per answer, evaluator and repeat; its
 response_sha256 must be that of the answer derived again from the raw body),
-the source-authority table and the jargon table.
+the source-authority table and the jargon table. Each line is checked
+before it is used (``read_raw``, ``read_atoms``): every field the scoring
+reads has its type (``RAW_FIELDS``, ``ATOMS_FIELDS``), the format is 1, and
+no string holds half of a surrogate pair; anything else is refused with
+``file:line: what``.
 
 Outputs (a dict): ``cells`` (one per scenario, variant, evaluator, repeat,
 with the four dimensions, their raw values and the arithmetic),
@@ -20,7 +24,7 @@ import os
 import re
 from fractions import Fraction
 
-from . import BadInput, VERSION
+from . import BadInput, VERSION, whole_number
 from .atomscore import DIMENSIONS, JargonTable, SourceTable, score_answer
 from .atoms import validate, variant_of
 from .corpus import Corpus
@@ -28,8 +32,39 @@ from .families import same_family, split_variant
 from .jsonl import iter_jsonl
 from .quarter import sha256_file
 from .responses import answer_text
+from .fields import wrong_field
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+# The fields of the lines that the scoring reads, and their types
+# (fields.wrong_field: a key ending in ? may be absent).
+RAW_FIELDS = {"id": "string", "target": "object", "run": "object", "attempts?": "list",
+              "request?": "object|null", "response?": "object|null"}
+TARGET_FIELDS = {"kind?": "string|null", "provider?": "string|null", "model?": "string|null",
+                 "context?": "string|null", "collected_at?": "string|null"}
+PROMPT_FIELDS = {"name": "string", "sha256": "string|null"}
+ATOMS_FIELDS = {"id": "string", "variant": "string", "repeat": "integer", "evaluator": "object",
+                "atoms": "list|null", "error": "string|null", "response_sha256": "string",
+                "run?": "object", "calls?": "objects", "lookups?": "object|null"}
+EVALUATOR_FIELDS = {"provider": "string", "model": "string", "prompt": "string",
+                    "prompt_sha256": "string"}
+CALL_FIELDS = {"usage?": "object|null"}
+USAGE_FIELDS = {"input_tokens?": "integer|null", "output_tokens?": "integer|null",
+                "reported?": "boolean"}
+
+
+def check_line(line, where, what, fields, *parts):
+    """Refuse a line whose format is not 1, whose fields are not of their
+    type, or that holds a string no file can carry; ``parts`` are
+    ``(key, fields)`` of objects inside it to check the same way."""
+    if not whole_number(line.get("format")) or line["format"] != 1:
+        raise BadInput(f"{where}: format {str(line.get('format'))[:20]!r} is not one this tool "
+                       f"knows (1): not {what}")
+    problem = wrong_field(line, fields)
+    for key, inner in parts:
+        if problem is None and isinstance(line.get(key), dict):
+            problem = wrong_field(line[key], inner, f"{key}.")
+    if problem is not None:
+        raise BadInput(f"{where}: {problem}: not {what}")
 
 
 def read_raw(paths, scenarios):
@@ -37,10 +72,14 @@ def read_raw(paths, scenarios):
     for path in paths:
         for number, line in iter_jsonl(path):
             where = f"{path}:{number}"
-            target = line.get("target")
-            run = line.get("run") if isinstance(line.get("run"), dict) else {}
-            if not isinstance(target, dict) or not isinstance(line.get("id"), str):
-                raise BadInput(f"{where}: not a raw answer line (id and target needed)")
+            check_line(line, where, "a raw answer line", RAW_FIELDS, ("target", TARGET_FIELDS))
+            target, run = line["target"], line["run"]
+            prompt = (line.get("request") or {}).get("prompt")
+            problem = None if prompt is None else \
+                "request.prompt must be an object" if not isinstance(prompt, dict) else \
+                wrong_field(prompt, PROMPT_FIELDS, "request.prompt.")
+            if problem is not None:
+                raise BadInput(f"{where}: {problem}: not a raw answer line")
             if run.get("cases_sha256") != scenarios.sha256:
                 raise BadInput(f"{where}: answers a scenario file with sha256 "
                                f"{str(run.get('cases_sha256'))[:12]}, not {scenarios.path}; "
@@ -62,11 +101,16 @@ def read_atoms(paths, answers, scenarios):
     for path in paths:
         for number, line in iter_jsonl(path):
             where = f"{path}:{number}"
-            ev = line.get("evaluator")
-            if not isinstance(ev, dict) or not isinstance(line.get("id"), str) or \
-                    not isinstance(line.get("variant"), str) or \
-                    isinstance(line.get("repeat"), bool) or not isinstance(line.get("repeat"), int):
-                raise BadInput(f"{where}: not an atoms line (id, variant, repeat, evaluator needed)")
+            check_line(line, where, "an atoms line", ATOMS_FIELDS, ("evaluator", EVALUATOR_FIELDS))
+            ev = line["evaluator"]
+            if line["error"] is not None and line["atoms"] is not None:
+                raise BadInput(f"{where}: atoms must be null beside an error: not an atoms line")
+            for index, made in enumerate(line.get("calls", [])):
+                problem = wrong_field(made, CALL_FIELDS, f"calls[{index}].") or (
+                    None if made.get("usage") is None else
+                    wrong_field(made["usage"], USAGE_FIELDS, f"calls[{index}].usage."))
+                if problem is not None:
+                    raise BadInput(f"{where}: {problem}: not an atoms line")
             evaluator = f"{ev.get('provider')}:{ev.get('model')}"
             shared = same_family(ev.get("model"), split_variant(line["variant"])[1])
             if shared is not None:

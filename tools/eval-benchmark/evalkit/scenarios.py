@@ -9,10 +9,13 @@
                                       ...}}]}
 
 Refused with ``file: id: reason``: unknown keys, duplicate ids, empty
-strings, a ``must_cover`` topic outside the vocabulary or listed twice, an
-empty ``must_cover``. An address makes ``address`` and ``zoning`` parcel
-topics: both must be in the vocabulary then, and the completeness cap of the
-scoring rules applies to them.
+strings, a field of another type than the one shown (a ``note`` that is no
+string, a ``must_cover`` item that is no topic name), a string holding half
+of a surrogate pair (no request or page can carry it), a ``must_cover``
+topic outside the vocabulary or listed twice, an empty ``must_cover``. An
+address makes ``address`` and ``zoning`` parcel topics: both must be in the
+vocabulary then, and the completeness cap of the scoring rules applies to
+them.
 
 ``jurisdiction`` names the city whose code answers the question; the
 generator is told it with the address. ``reference_key`` is the ground truth
@@ -67,6 +70,8 @@ def parse_scenarios(doc, path, sha256=""):
     extra = sorted(set(doc) - TOP_KEYS)
     if extra:
         raise BadInput(f"{path}: unknown key(s) {', '.join(extra)}")
+    if not isinstance(doc.get("note", ""), str):
+        raise BadInput(f"{path}: note must be a string")
     topics = doc.get("topics")
     if not isinstance(topics, dict) or not topics or \
             not all(_text(k) and _text(v) for k, v in topics.items()):
@@ -101,8 +106,8 @@ def _scenario(item, topics, bad):
     if not isinstance(must, list) or not must:
         bad("must_cover must be a non-empty list of topics")
     for topic in must:
-        if topic not in topics:
-            bad(f"must_cover topic {topic!r} is not in the topic vocabulary")
+        if not isinstance(topic, str) or topic not in topics:
+            bad(f"must_cover topic {topic!r:.60} is not in the topic vocabulary")
     if len(set(must)) != len(must):
         bad("must_cover lists a topic twice")
     address = item.get("address")

@@ -14,7 +14,9 @@ Each imported line is recorded with ``target.kind: manual``, ``provider:
 manual``, ``model: "<product> <version>"`` and who collected it when. No
 request is made; ``attempts`` is empty. A case with no collected answer is
 not written (run.py lists it and exits 1; importing again adds it); an answer for an unknown id, or a
-record missing who, when or which product, is refused.
+record missing who, when or which product, is refused, and so is a string
+holding half of a surrogate pair (JSON's ``"\\ud800"`` on its own: no raw
+line can carry it).
 """
 
 import os
@@ -24,7 +26,7 @@ from .. import BadInput
 from ..jsonl import iter_jsonl, read_json, read_text
 
 FIELDS = ("collected_by", "collected_at", "product", "product_version")
-_WHEN = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z?)?$")
+_WHEN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]+)?)?Z?)?")
 
 
 def _check(record, where):
@@ -32,7 +34,7 @@ def _check(record, where):
         value = record.get(field)
         if not isinstance(value, str) or not value.strip():
             raise BadInput(f"{where}: {field} must be a non-empty string")
-    if not _WHEN.match(record["collected_at"]):
+    if not _WHEN.fullmatch(record["collected_at"]):
         raise BadInput(f"{where}: collected_at must be a date (YYYY-MM-DD) or a UTC time")
 
 
@@ -59,8 +61,8 @@ def read_answers(path, known_ids):
     for number, record in iter_jsonl(path):
         where = f"{path}:{number}"
         cid = record.get("id")
-        if cid not in known_ids:
-            raise BadInput(f"{where}: no case with id {cid!r}")
+        if not isinstance(cid, str) or cid not in known_ids:
+            raise BadInput(f"{where}: no case with id {cid!r:.60}")
         if cid in answers:
             raise BadInput(f"{where}: a second answer for {cid}")
         if not isinstance(record.get("answer"), str):

@@ -36,7 +36,9 @@ A redacted response is marked ``redacted``: the one change ever made to what
 was received.
 
 What it does not do: keep connections alive, follow redirects, retry (the
-caller decides), or read more than ``cap`` bytes of a body.
+caller decides), read more than ``cap`` bytes of a body, or cut off a TLS
+handshake that trickles (the watch gets the socket once the handshake is
+done; until then each read waits at most the timeout).
 """
 
 import base64

@@ -1,6 +1,7 @@
 """The demo question sets against the demo sites, for all 120 questions:
 the evidence is in the visible text of its source page, every fact group has
-a spelling inside the evidence, and no page of its language holds a
+a spelling inside the evidence (by the newest matching rule, and as a plain
+substring), and no page of its language holds a
 not-on-site question's key terms or must_not_include strings (a check on a
 term list, not a proof that no page answers it)."""
 
@@ -15,12 +16,14 @@ from tests.support import ROOT
 sys.path.insert(0, os.path.join(ROOT, "tools", "demo-assistant"))
 import pages  # noqa: E402
 from evalkit.cases import load_site_qa  # noqa: E402
-from evalkit.textmatch import contains, normalize  # noqa: E402
+from evalkit.rulebook import rules_as_of  # noqa: E402
+from evalkit.textmatch import Words, contains, normalize  # noqa: E402
 from evalkit.urls import normalize_url  # noqa: E402
 
 BENCH = os.path.join(ROOT, "Documents", "c4-benchmark")
 SITES = pages.load_sites(os.path.join(BENCH, "sites"))
 SLUG = {"med": "clinic", "biz": "office"}
+RULES = rules_as_of()
 
 
 def site_pages(set_name, lang):
@@ -64,9 +67,13 @@ class DemoQuestions(unittest.TestCase):
                         page = by_url.get(normalize_url(url))
                         self.assertIsNotNone(page, f"{url} is not a page of the site")
                         self.assertIn(normalize(q["evidence"]), normalize(page.text), url)
+                    words = Words(q["lang"], RULES.number_bounds, RULES.word_forms)
                     for group in q["facts"]:
                         self.assertTrue(any(contains(normalize(q["evidence"]), normalize(s)) for s in group),
                                         f"no spelling of {group} in the evidence")
+                        self.assertTrue(any(contains(normalize(q["evidence"]), normalize(s), words)
+                                            for s in group),
+                                        f"no spelling of {group} in the evidence by the rule")
                     checked += 1
         self.assertEqual(checked, 90)
 

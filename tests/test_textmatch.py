@@ -69,7 +69,13 @@ class Matching(unittest.TestCase):
 
 def found(text, spelling, lang):
     """The matching rule of 2026-12-01 (word boundaries) in ``lang``."""
-    return textmatch.contains(normalize(text), normalize(spelling), lang)
+    return textmatch.contains(normalize(text), normalize(spelling), textmatch.Words(lang))
+
+
+def found_now(text, spelling, lang):
+    """The matching rule of 2026-12-02 (number_bounds and word_forms) in ``lang``."""
+    return textmatch.contains(normalize(text), normalize(spelling),
+                              textmatch.Words(lang, numbers=True, forms=True))
 
 
 class WordBoundaries(unittest.TestCase):
@@ -108,6 +114,133 @@ class WordBoundaries(unittest.TestCase):
     def test_a_spelling_that_begins_with_a_sign(self):
         self.assertTrue(found("costs$120", "$120", "en"))
         self.assertFalse(found("costs $1200", "$120", "en"))
+
+
+class NumberBounds(unittest.TestCase):
+    """Rules of 2026-12-02: a number goes on past a colon, point or comma
+    followed by a digit; worked out by hand from the rule."""
+
+    def test_a_spelling_that_ends_with_a_digit(self):
+        self.assertFalse(found_now("We close at 16:30.", "16", "en"))
+        self.assertFalse(found_now("It costs $120.50.", "120", "en"))
+        self.assertFalse(found_now("It costs $120.50.", "$120", "en"))
+        self.assertFalse(found_now("It costs 1,200 shekels", "1", "en"))
+        self.assertFalse(found_now("стоит 7.000 ₽", "7", "ru"))
+        self.assertFalse(found_now("до 16:00", "до 16", "ru"))
+        self.assertTrue(found_now("до 16 часов", "до 16", "ru"))
+
+    def test_a_spelling_that_begins_with_a_digit(self):
+        self.assertFalse(found_now("We close at 16:30.", "30", "en"))
+        self.assertFalse(found_now("It costs 1,200 shekels", "200", "en"))
+        self.assertFalse(found_now("It costs 2.5 thousand", "5", "en"))
+
+    def test_what_still_matches(self):
+        self.assertTrue(found_now("We open at 8:00.", "8:00", "en"))       # a sentence's end
+        self.assertTrue(found_now("We open at 8:00, then", "8:00", "en"))   # a comma, a space
+        self.assertTrue(found_now("Open 9-17", "9", "en"))                  # a range's hyphen
+        self.assertTrue(found_now("It costs $120.00.", "120", "en"))        # zero cents
+        self.assertTrue(found_now("עולה 1,950.00 ₪", "1,950", "he"))
+        self.assertTrue(found_now("стоит 120,00 ₽", "120", "ru"))
+        self.assertFalse(found_now("It costs 120.005", "120", "en"))        # not cents
+        self.assertTrue(found_now("by 31.10.2026", "31.10.", "en"))         # a date with its year
+        self.assertFalse(found_now("by 31.10.2026", "31.10", "en"))
+
+    def test_before_the_rule(self):
+        self.assertTrue(found("We close at 16:30.", "16", "en"))
+        self.assertTrue(found("It costs $120.50.", "120", "en"))
+        self.assertTrue(contains("We close at 16:30.", "30"))
+
+
+class WordForms(unittest.TestCase):
+    """Rules of 2026-12-02: Hebrew proclitics in the order Hebrew writes
+    them, Russian endings from a closed list."""
+
+    def test_hebrew_proclitic_sequences(self):
+        for word in ("מחירון", "ומחירון", "שמחירון", "כשמחירון", "במחירון", "ובמחירון",
+                     "שבמחירון", "המחירון", "והמחירון", "מהמחירון", "שהמחירון", "כשהמחירון",
+                     "ומהמחירון"):
+            self.assertTrue(found_now(f"ראו {word} המלא", "מחירון", "he"), word)
+        for word in ("בהמחירון",    # ה after ב: Hebrew writes במחירון
+                     "להמחירון", "כהמחירון",
+                     "הבמחירון",    # the article before the preposition
+                     "בשמחירון",    # a preposition before ש
+                     "מומחירון",    # ו after מ
+                     "וכשבמחירון",  # four letters
+                     "לבמחירון"):   # two prepositions
+            self.assertFalse(found_now(f"ראו {word} המלא", "מחירון", "he"), word)
+
+    def test_hebrew_before_the_rule(self):
+        # The rules of 2026-12-01 took any three of ו ה ב כ ל מ ש.
+        self.assertTrue(found("ראו בהמחירון המלא", "מחירון", "he"))
+        self.assertTrue(found("ראו הבמחירון המלא", "מחירון", "he"))
+
+    def test_hebrew_keeps_what_it_found(self):
+        self.assertFalse(found_now("אנחנו בתל אביב", "אבי", "he"))
+        self.assertTrue(found_now("משלמים בביט או במזומן", "ביט", "he"))
+        self.assertFalse(found_now("אין ביטול בחינם", "ביט", "he"))
+        self.assertTrue(found_now("פתוח מ-9:00", "9:00", "he"))
+        self.assertTrue(found_now("פתוח מ9:00", "9:00", "he"))
+        self.assertTrue(found_now("עד 31 במרץ", "מרץ", "he"))
+
+    def test_russian_case_endings(self):
+        self.assertTrue(found_now("Клиника в Новосибирске.", "Новосибирск", "ru"))
+        self.assertTrue(found_now("Приём бесплатный", "бесплатн", "ru"))
+        self.assertTrue(found_now("Это бесплатно.", "бесплатн", "ru"))
+        self.assertTrue(found_now("по вторникам", "вторник", "ru"))
+        self.assertTrue(found_now("две недели", "две недел", "ru"))
+        self.assertTrue(found_now("к Дмитрию", "Дмитри", "ru"))
+        self.assertTrue(found_now("принимает Дмитрий", "Дмитри", "ru"))
+        self.assertTrue(found_now("с Иваном", "Иван", "ru"))
+        self.assertTrue(found_now("пятнадцати лет", "пятнадцат", "ru"))
+        self.assertTrue(found_now("«Геологической»", "Геологическ", "ru"))
+
+    def test_russian_longer_words(self):
+        self.assertFalse(found_now("Иванович", "Иван", "ru"))           # a patronymic
+        self.assertFalse(found_now("Ивановна", "Иван", "ru"))
+        self.assertFalse(found_now("Андрейченко", "Андрей", "ru"))      # a surname
+        self.assertFalse(found_now("Наталья Дмитриевна", "Дмитри", "ru"))
+        self.assertFalse(found_now("около 7 минут", "7 мин", "ru"))     # no stem but a word's
+        self.assertFalse(found_now("30 апреля", "30 апр", "ru"))
+        self.assertTrue(found_now("30 апр.", "30 апр", "ru"))
+        self.assertFalse(found_now("ежеквартально", "ежекварт", "ru"))
+        self.assertFalse(found_now("Ingosstrakh", "Ingosstrah", "ru"))  # Latin ends a word
+        self.assertFalse(found_now("Приём небесплатный", "бесплатн", "ru"))
+
+    def test_a_known_limit(self):
+        # A surname that is a first name with a case ending: "Иванов" is
+        # Иван + ов (a genitive plural), so the rule finds Иван in it.
+        self.assertTrue(found_now("доктор Иванов", "Иван", "ru"))
+
+    def test_russian_before_the_rule(self):
+        self.assertTrue(found("Иванович", "Иван", "ru"))
+        self.assertTrue(found("около 7 минут", "7 мин", "ru"))
+
+    def test_english_is_as_it_was(self):
+        self.assertFalse(found_now("We accept bitcoin.", "bit", "en"))
+        self.assertTrue(found_now("We accept Bit.", "bit", "en"))
+
+
+class WorkedExamples(unittest.TestCase):
+    def test_the_docstrings_examples_hold(self):
+        # Each line '"spelling" in "text"  yes|no' of textmatch's docstring,
+        # in the language its letters are written in.
+        examples = re.findall(r'^ +"([^"]+)" +in "([^"]+)" +(yes|no)\b', textmatch.__doc__, re.M)
+        self.assertGreaterEqual(len(examples), 20)
+        for spelling, text, expected in examples:
+            lang = "he" if re.search("[\u0590-\u05ff]", text) else \
+                "ru" if re.search("[\u0400-\u04ff]", text) else "en"
+            with self.subTest(spelling=spelling, text=text):
+                self.assertEqual(found_now(text, spelling, lang), expected == "yes")
+
+
+class Clauses(unittest.TestCase):
+    def test_where_a_clause_ends(self):
+        self.assertEqual(textmatch.clauses("We open at 8:00. Closed on Sundays!\nCall 1,200 times; "
+                                           "or not: Dr. Okafor, 9 a.m. Then?"),
+                         ["we open at 8:00.", "closed on sundays!", "call 1,200 times;",
+                          "or not: dr.", "okafor, 9 a.m.", "then?"])
+        self.assertEqual(textmatch.clauses(""), [])
+        self.assertEqual(textmatch.clauses("\n \n"), [])
 
 
 class Language(unittest.TestCase):

@@ -13,6 +13,11 @@ One line per defect, each naming the file, the question and the string:
                              repeating the question would pass Correct facts
   not in the evidence        a fact group none of whose spellings is found in
                              the evidence sentence
+  uncovered qualifier        the evidence states a fact beside a qualifier
+                             (a unit, a period, a day or a mode: QUALIFIERS)
+                             that no fact group holds, and the question does
+                             not name it: "290 a year" would pass for "290 a
+                             month"
 With --sites (the demo sites, default Documents/c4-benchmark/sites when the
 question file's set has a site there):
   evidence not on the page   the evidence is not in the visible text of
@@ -21,18 +26,40 @@ question file's set has a site there):
                              evidence word for word but is not listed in
                              also_source_urls (the sets must be consistent)
   inside a longer word       a spelling the matching rule finds on the site
-                             inside a longer word (``ביט`` in ``ביטול``):
-                             a wrong answer using that word would pass
+                             inside a longer word (``ביט`` in ``ביטול``; by
+                             the rules of 2026-12-02 only after a proclitic
+                             or before a case ending) that is neither a word
+                             of the evidence nor a spelling of its group: a
+                             wrong answer using that word would pass. Where
+                             the word is a form of the fact, the writer says
+                             so by listing it as a spelling; where it is
+                             another word, the spelling must be narrowed.
+
+A qualifier is "beside" a fact when at most one word stands between them in
+the evidence, with no sentence end between: a unit, period or mode after the
+fact ("85 per month", "290 ₪ לחודש", "45 минут", "650 ₪ בתשלום חד-פעמי"), a
+day on either side ("on Mondays from 9:00", "14:00 по вторникам"). A group
+holds it when one of its spellings is found in the evidence at the
+qualifier's place. A qualifier the question names (any of its forms) is left
+out: the answer need not repeat it, and a spelling the question holds is an
+echo.
 
 Strings are compared as the scorer compares them, by the rules of the date
 given (evalkit/rulebook.py; default the newest): linting an old question file
 with its quarter's date shows the defects its verdicts had. The sites are the
 demo sites as the reference assistant reads them (tools/demo-assistant).
 
+What it does not find: a qualifier further from its fact than one word
+("£120 per quarter, or £60 if ...": the 60 is per quarter too), a qualifier
+not in the lists (a currency, "per employee", on foot or by car, am or pm),
+and whether a word it lists is the fact's form or another word: that is the
+writer's judgement, recorded by listing the word as a spelling.
+
 Exit codes: 0 no defect; 1 defects listed; 2 could not start (a bad file).
 """
 
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -43,8 +70,9 @@ sys.path.insert(0, os.path.join(ROOT, "tools", "demo-assistant"))
 import pages  # noqa: E402  (the demo sites' reader)
 from evalkit import cli  # noqa: E402
 from evalkit.cases import load_site_qa  # noqa: E402
+from evalkit.qualifiers import QUALIFIERS  # noqa: E402
 from evalkit.rulebook import rules_as_of  # noqa: E402
-from evalkit.textmatch import at_word, contains, normalize  # noqa: E402
+from evalkit.textmatch import Words, contains, normalize, occurrences  # noqa: E402
 from evalkit.urls import normalize_url  # noqa: E402
 
 PROG = "lint_questions.py"
@@ -61,10 +89,14 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
+_WORD = re.compile(r"[^\W_]+")
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
+
+
 def lint_question(q, rules, site, texts):
     """The defects of one question: ``(kind, what)`` pairs. ``texts`` are the
     site's pages, normalised, by URL (``page_texts``)."""
-    words = q["lang"] if rules.word_bounds else None
+    words = Words(q["lang"], rules.number_bounds, rules.word_forms) if rules.word_bounds else None
     asked = normalize(q["question"])
     defects = []
     if q["kind"] == "not_on_site":
@@ -83,9 +115,57 @@ def lint_question(q, rules, site, texts):
         for spelling in group:
             if contains(asked, normalize(spelling), words):
                 defects.append(("echo", f"{spelling!r} is in the question"))
+    defects += uncovered_qualifiers(q, evidence, asked, words)
     if site is not None:
         defects += site_defects(q, words, texts)
     return defects
+
+
+def uncovered_qualifiers(q, evidence, asked, words):
+    """A qualifier of QUALIFIERS beside a fact in the evidence that no fact
+    group holds and the question does not name, once per qualifier."""
+    facts = [(start, start + len(needle)) for group in q["facts"]
+             for needle in map(normalize, group) for start in occurrences(evidence, needle, words)]
+    defects = []
+    for name, where, forms in QUALIFIERS.get(q["lang"], ()):
+        if any(contains(asked, normalize(form), words) for form in forms):
+            continue
+        for form in forms:
+            needle = normalize(form)
+            beside = [(start, fact) for start in occurrences(evidence, needle, words)
+                      for fact in facts
+                      if not any(start < end and left < start + len(needle) for left, end in facts)
+                      and _beside(evidence, fact, (start, start + len(needle)), where)]
+            if beside:
+                start, (left, right) = beside[0]
+                word = _word_at(evidence, start, start + len(needle))
+                defects.append(("uncovered qualifier",
+                                f"{word!r} ({name}) beside {evidence[left:right]!r}: no fact "
+                                f"group holds it; its forms: {', '.join(forms)}"))
+                break
+    return defects
+
+
+def _beside(evidence, fact, qualifier, where):
+    """Whether ``qualifier`` stands beside ``fact`` (spans in ``evidence``):
+    after it (or, for a day, before it too), at most one word between, no
+    sentence end between."""
+    if qualifier[0] >= fact[1]:
+        gap = evidence[fact[1]:qualifier[0]]
+    elif where == "beside" and qualifier[1] <= fact[0]:
+        gap = evidence[qualifier[1]:fact[0]]
+    else:
+        return False
+    return len(_WORD.findall(gap)) <= 1 and not _SENTENCE_END.search(gap)
+
+
+def _word_at(text, start, end):
+    """``text[start:end]`` widened to the whole words it stands in."""
+    while start > 0 and text[start - 1].isalnum():
+        start -= 1
+    while end < len(text) and text[end].isalnum():
+        end += 1
+    return text[start:end]
 
 
 def page_texts(site):
@@ -104,33 +184,38 @@ def site_defects(q, words, texts):
     for url in sorted(set(texts) - listed):
         if evidence in texts[url]:
             defects.append(("unlisted page", url))
-    strict = q["lang"]  # where a word begins and ends, whatever the date's rule
-    for spelling in {s for group in q["facts"] for s in group}:
-        needle = normalize(spelling)
-        for url, text in sorted(texts.items()):
-            inside = longer_word(text, needle, words, strict)
-            if inside:
-                defects.append(("inside a longer word", f"{spelling!r} in {inside!r} on {url}"))
-                break
+    for group in q["facts"]:
+        spellings = {normalize(spelling) for spelling in group}
+        for spelling in group:
+            for word, url in longer_words(texts, normalize(spelling), words):
+                if word not in spellings and not _whole_words_in(evidence, word):
+                    defects.append(("inside a longer word", f"{spelling!r} in {word!r} on {url}"))
     return defects
 
 
-def longer_word(text, needle, words, strict):
-    """A word of ``text`` that the rule (``words``) finds ``needle`` in,
-    though it begins or ends elsewhere than ``needle``, or None."""
-    start = text.find(needle) if needle else -1
+def longer_words(texts, needle, words):
+    """``[(word, url)]``: each word of the pages that the rule (``words``)
+    finds ``needle`` in, though it begins or ends elsewhere than ``needle``,
+    with the first page (by URL) it is on; sorted by word."""
+    found = {}
+    for url, text in sorted(texts.items()):
+        for start in occurrences(text, needle, words):
+            word = _word_at(text, start, start + len(needle))
+            if word != needle:
+                found.setdefault(word, url)
+    return sorted(found.items())
+
+
+def _whole_words_in(text, words):
+    """Whether ``words`` stands in ``text`` beginning and ending a word."""
+    start = text.find(words)
     while start != -1:
-        end = start + len(needle)
-        if at_word(text, start, end, words) and not at_word(text, start, end, strict):
-            left = start
-            while left > 0 and text[left - 1].isalnum():
-                left -= 1
-            right = end
-            while right < len(text) and text[right].isalnum():
-                right += 1
-            return text[left:right]
-        start = text.find(needle, start + 1)
-    return None
+        end = start + len(words)
+        if (start == 0 or not text[start - 1].isalnum()) and \
+                (end == len(text) or not text[end].isalnum()):
+            return True
+        start = text.find(words, start + 1)
+    return False
 
 
 def lint_command(args):

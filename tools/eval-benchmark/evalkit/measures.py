@@ -19,7 +19,9 @@ the quarter's date, so that an older quarter re-scores byte for byte.
 
 import re
 
-from .textmatch import THRESHOLDS, contains, normalize, script_share, visible
+from .qualifiers import QUALIFIERS
+from .textmatch import (THRESHOLDS, Words, clauses, contains, normalize, occurrences,
+                        script_share, visible)
 from .urls import normalize_url, page_key
 
 MEASURES = ("delivered", "correct_facts", "right_page_cited", "in_question_language",
@@ -121,9 +123,12 @@ def first_decline_phrase(text, phrases, words):
 
 
 def _words(question, rules):
-    """The language whose word boundaries matching uses, or None before
-    2026-12-01 (evalkit/textmatch.py)."""
-    return question["lang"] if rules.word_bounds else None
+    """Where matching draws word boundaries (textmatch.Words: the question's
+    language, and whether the rules of 2026-12-02 on numbers and word forms
+    are in force), or None before 2026-12-01 (evalkit/textmatch.py)."""
+    if not rules.word_bounds:
+        return None
+    return Words(question["lang"], rules.number_bounds, rules.word_forms)
 
 
 # ---- one question ------------------------------------------------------------------------
@@ -155,7 +160,8 @@ def judge(question, answer, rules):
         for measure in APPLIES[question["kind"]]:
             verdicts[measure] = False
     if rules.review_flags:
-        details["flags"] = review_flags(question, text, verdicts, details, rules)
+        details["flags"] = review_flags(question, text, verdicts, details, rules,
+                                        answer["answer"])
     return verdicts, details
 
 
@@ -179,12 +185,43 @@ FLAGS = {
     "long": f"longer than {LONG_ANSWER} characters",
     "numbers": f"more than {MANY_NUMBERS} distinct numbers",
     "decline": "a decline phrase in an answer that states the facts",
+    "negation": "a fact stated in a clause with a negation word",
+    "value": "a number that neither the evidence nor the question gives",
+    "qualifier": "a unit, period, day or mode that neither the evidence nor the question names",
 }
 
+# ---- the negation flag (rules of 2026-12-02) ---------------------------------------------
+# The words that deny what a clause says, per language, matched as whole
+# words. English: also every word ending in n't (don't, isn't, can't, won't).
+# Hebrew: also after the proclitics ו, ש or כש (ולא, שאין, כשאין), not after
+# ב כ ל מ, which would read מלא (full) as מ+לא; ללא and מבלי are listed
+# whole. "Closed" (סגור, закрыт) is in no list: it states a closing time as
+# often as it denies an opening ("we're closed from 4 pm on Fridays" is
+# biz-en-15's fact). Only answerable questions are flagged: every answer to a
+# not-on-site question is read by a person already, and one that holds a
+# must_not_include string fails.
+NEGATIONS = {
+    "en": ("not", "no", "never", "none", "nothing", "neither", "nor", "without", "cannot"),
+    "he": ("לא", "אין", "אינו", "אינה", "אינם", "אינן", "איני", "אינני", "איננו", "איננה",
+           "בלי", "ללא", "מבלי", "אי"),
+    "ru": ("не", "нет", "ни", "без", "никогда", "нельзя", "ничего", "никто", "нигде",
+           "невозможно"),
+}
+_NEGATION_PROCLITICS = "ו?(?:כ?ש)?"  # Hebrew: and; that, when
+_NEGATION = {
+    lang: re.compile(r"(?<![^\W_])(?:" + (_NEGATION_PROCLITICS if lang == "he" else "") +
+                     "(?:" + "|".join(sorted(words, key=len, reverse=True)) + ")" +
+                     (r"|[^\W_]+n['’]t" if lang == "en" else "") + r")(?![^\W_])")
+    for lang, words in NEGATIONS.items()}
+_HEBREW_NEGATION_PREFIX = re.compile("^" + _NEGATION_PROCLITICS)
+_NEXT_WORD = re.compile(r"[\W_]*([^\W_]+)")  # the word after a negation
 
-def review_flags(question, text, verdicts, details, rules):
+
+def review_flags(question, text, verdicts, details, rules, raw=None):
     """The flags (FLAGS, in that order) of one delivered answer that passes
-    the measures it was judged by."""
+    the measures it was judged by; ``raw`` is the answer as given (its line
+    breaks end clauses for the negation flag). A negation flag records its
+    words in ``details["negation_words"]``."""
     if not verdicts["delivered"] or False in verdicts.values():
         return []
     flags = []
@@ -206,4 +243,126 @@ def review_flags(question, text, verdicts, details, rules):
     if question["kind"] == "answerable" and \
             first_decline_phrase(text, rules.phrases_in[question["lang"]], words):
         flags.append("decline")
+    if rules.negation_flag and question["kind"] == "answerable" and \
+            _NEGATION[question["lang"]].search(text):
+        denied = negated_facts(question, raw if raw is not None else text, words)
+        if denied:
+            flags.append("negation")
+            details["negation_words"] = denied
+    if rules.value_flags and question["kind"] == "answerable":
+        values = other_values(question, text)
+        if values:
+            flags.append("value")
+            details["other_values"] = values
+        qualifiers = unbound_qualifiers(question, text, words)
+        if qualifiers:
+            flags.append("qualifier")
+            details["unbound_qualifiers"] = qualifiers
     return flags
+
+
+def negated_facts(question, answer, words):
+    """The negation words (NEGATIONS) that stand in a clause of ``answer`` (as
+    given: its line breaks end clauses) with a fact spelling found there, in
+    the order they come, each once; [] when none.
+
+    A clause ends at . ! ? ; and a line break, not at a comma or a colon
+    (textmatch.clauses): a negation reaches across both, to a list ("we don't
+    take Medicare, Cigna or Aetna") and to the clause it contradicts ("Lauren
+    runs the walk-in hours, but Spanish is not one of our languages"). The
+    flag only sends an answer to a person, so it errs on the side of reading.
+
+    Not counted: a negation word inside the spelling's own place (``לא חלק``,
+    ``ללא עלות``: the fact's wording), and one that the evidence states, with
+    the same word after it, in a clause with a spelling of the same group
+    (``שישה תשלומים ללא ריבית``; "you don't need an appointment" beside $35):
+    the page denies the same thing. "A flu shot doesn't cost $35" is still
+    counted: the page's "don't" is about the appointment."""
+    lang = question["lang"]
+    negation = _NEGATION[lang]
+    evidence = clauses(question["evidence"])
+    found = []
+    for clause in clauses(answer):
+        said = [(m.start(), m.end(), _denial(clause, m, lang)) for m in negation.finditer(clause)]
+        if not said:
+            continue
+        for group in question["facts"]:
+            places = [(start, start + len(needle)) for needle in map(normalize, group)
+                      for start in occurrences(clause, needle, words)]
+            if not places:
+                continue
+            stated = {_denial(line, m, lang) for line in evidence
+                      if any(contains(line, normalize(s), words) for s in group)
+                      for m in negation.finditer(line)}
+            for start, end, denial in said:
+                word = clause[start:end]
+                if any(start < right and left < end for left, right in places) or \
+                        denial in stated or word in found:
+                    continue
+                found.append(word)
+    return found
+
+
+def _denial(clause, match, lang):
+    """``(negation, the word after it)`` of a negation word found in a
+    clause: what the evidence and the answer are compared by."""
+    after = _NEXT_WORD.match(clause, match.end())
+    return _negation_base(match.group(), lang), after.group(1) if after else ""
+
+
+def _negation_base(word, lang):
+    """The listed word a negation word found is (ולא and שלא are לא; didn't
+    and cannot are not): what the evidence and the answer are compared by."""
+    if lang == "en":
+        return "not" if word == "cannot" or word.endswith(("n't", "n’t")) else word
+    if lang == "he" and word not in NEGATIONS["he"]:
+        return _HEBREW_NEGATION_PREFIX.sub("", word)
+    return word
+
+
+# ---- the value and qualifier flags (rules of 2026-12-02) ---------------------------------
+# A passing answer holds every fact's spelling, but may bind it to the wrong
+# thing: "£60 a month" for the page's "£60 a quarter", "A follow-up costs
+# $120" beside "2015 is when we opened" (the page: $120 for a first visit,
+# open since 2009). Such an answer says something the evidence does not: a
+# number it does not give, or a unit, period, day or mode it does not name
+# (evalkit/qualifiers.py). Either sends the answer to a person; neither
+# changes a verdict. On the second part of the agreement set, written to find
+# what no rule caught, the two flags sent to review 43 of the 74 false passes
+# no person read; on the two demo runs they flag 2 of the 21 and 22 passing
+# answers no other flag sent (an office's opening hours, which name the other
+# days too).
+
+_VALUE = re.compile(r"\d+(?:[.,:]\d+)*")
+_THOUSANDS = re.compile(r",(?=\d{3}(?!\d))")
+_WHOLE = re.compile(r"[:.]00$")
+
+
+def _values(text):
+    """The numbers of a normalised text, each written one way: without a
+    thousands comma (1,200 is 1200) and without a last :00 or .00 (9:00 is 9,
+    $120.00 is $120). A number written with spaces (7 000) is two, in the
+    evidence as in the answer."""
+    return {_WHOLE.sub("", _THOUSANDS.sub("", token)) for token in _VALUE.findall(text)}
+
+
+def other_values(question, text):
+    """The numbers of an answer (normalised) that neither the question's
+    evidence nor the question holds, sorted."""
+    known = _values(normalize(question["evidence"])) | _values(normalize(question["question"]))
+    return sorted(_values(text) - known)
+
+
+def unbound_qualifiers(question, text, words):
+    """The qualifiers (evalkit/qualifiers.py, by name) that an answer
+    (normalised) names and neither the question's evidence nor the question
+    does, in the table's order."""
+    evidence, asked = normalize(question["evidence"]), normalize(question["question"])
+    found = []
+    for name, _where, forms in QUALIFIERS.get(question["lang"], ()):
+        needles = [normalize(form) for form in forms]
+        if any(contains(text, needle, words) for needle in needles) and not any(
+                contains(evidence, needle, words) or contains(asked, needle, words)
+                for needle in needles):
+            found.append(name)
+    return found

@@ -49,13 +49,43 @@ CHANGES = (
                             "(index.html, index.he.html, index.ru.html), linked to each other, "
                             "laid out for a phone and a desktop, with a legend for every "
                             "series and an index of the questions."),
+    # Dated the day after: the rules of 2026-12-01 were published with a
+    # quarter (demo-2026-12) on their own date, which must re-score as it was.
+    ("2026-12-02", "number_bounds", "A spelling that ends with a digit does not match where "
+                                    "the answer goes on with the number: a digit, or a colon, "
+                                    "point or comma followed by a digit (16 is not found in "
+                                    "16:30, 120 not in 120.50, 1 not in 1,200), except a point "
+                                    "or comma and two zeros that end the number (120 is found "
+                                    "in 120.00); likewise a spelling that begins with a digit, "
+                                    "before it (30 is not found in 16:30)."),
+    ("2026-12-02", "word_forms", "In Hebrew the proclitics before a word are only the "
+                                 "sequences the language writes, three letters at most (and, "
+                                 "that, a preposition, the: ו, ש or כש, one of ב כ ל מ, ה, in "
+                                 "that order; no ה after ב כ ל, which absorb it); in Russian "
+                                 "a spelling that ends with a letter may be followed only by "
+                                 "one of a closed list of case and number endings, then the "
+                                 "end of the word (Иван is not found in Иванович)."),
+    ("2026-12-02", "negation_flag", "A passing answer to an answerable question that holds a "
+                                    "fact spelling in the same clause as a negation word of "
+                                    "its language goes to a person, the words listed on the "
+                                    "review sheet; a negation the evidence states of the same "
+                                    "word, or one inside the spelling, does not count."),
+    ("2026-12-02", "value_flags", "A passing answer that holds a number neither the evidence "
+                                  "nor the question gives, or names a unit, period, day or "
+                                  "mode (evalkit/qualifiers.py) neither of them names, goes to "
+                                  "a person: it may bind a right value to the wrong thing."),
+    ("2026-12-02", "sampled_review", "A sample of the passing answers that no flag sends to a "
+                                     "person is reviewed too, drawn by a fixed rule from the "
+                                     "run's own ids; the false-pass rate found in it is "
+                                     "published per measure with its Wilson interval."),
 )
 
 # The scorer version whose output the rules of a date give (evalkit.VERSION is
 # the newest). Results scored under rules before 2026-12-01 are byte for byte
 # those of 0.2.0; those under the rules of 2026-12-01, pages included, of 0.4.0
-# (0.3.0 wrote them with the one English page of 0.2.0).
-VERSIONS = (("2026-10-28", "0.2.0"), ("2026-12-01", "0.4.0"))
+# (0.3.0 wrote them with the one English page of 0.2.0); those of 2026-12-02
+# on, with the sampled review, of 0.5.0.
+VERSIONS = (("2026-10-28", "0.2.0"), ("2026-12-01", "0.4.0"), ("2026-12-02", "0.5.0"))
 
 # The DECLINE list: phrases that mark an answer as a decline, added by date and
 # language. A phrase states that the answer is not known or not on the site;
@@ -127,8 +157,9 @@ class Rules:
     DECLINE list, normalised, in list order; ``phrases_in[lang]`` those of one
     language), one flag per dated change
     (``word_bounds``, ``visible_blank``, ``same_page``, ``bare_domains``,
-    ``review_flags``) and ``pages``, the edition of the results pages: 1, the
-    one English page (evalkit/htmlpage_v1.py), or 2, a page per language
+    ``review_flags``, ``number_bounds``, ``word_forms``, ``negation_flag``,
+    ``value_flags``, ``sampled_review``) and ``pages``, the edition of the results pages: 1,
+    the one English page (evalkit/htmlpage_v1.py), or 2, a page per language
     (evalkit/htmlpage.py)."""
 
     def __init__(self, as_of):
@@ -146,6 +177,11 @@ class Rules:
         self.bare_domains = "bare_domains" in in_force
         self.review_flags = "review_flags" in in_force
         self.pages = 2 if "pages" in in_force else 1
+        self.number_bounds = "number_bounds" in in_force
+        self.word_forms = "word_forms" in in_force
+        self.negation_flag = "negation_flag" in in_force
+        self.value_flags = "value_flags" in in_force
+        self.sampled_review = "sampled_review" in in_force
 
 
 def rules_as_of(as_of=None):

@@ -142,13 +142,14 @@ class Commands(unittest.TestCase):
                 self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
                 if command == "make demo":
                     # the README's table, row for row (latency aside: it is this
-                    # machine's), and one line on review instead of 98 ids
+                    # machine's), and one line on review instead of 120 ids
                     def rows(text):
                         return [line.rsplit(" | ", 1)[0] for line in text.splitlines()
                                 if line.startswith("| ")]
                     self.assertEqual(rows(proc.stdout), rows(readme_table()[1]))
                     self.assertIn("\n\nMechanical verdicts: a fresh run has no human review. "
-                                  "98 answers", proc.stdout)
+                                  "100 answers the rubric requires a person to read, and the "
+                                  "20 passes its sample drew, are listed in", proc.stdout)
                     self.assertNotIn("med-en-01", proc.stdout)
                     self.assert_no_orphan()
         with open(os.path.join(self.project, "med.md"), encoding="utf-8") as fh:

@@ -366,6 +366,19 @@ class DatedPages(unittest.TestCase):
         self.assertEqual(render_pages(result), {"index.html": htmlpage_v1.render_html(result)})
         self.assertEqual(render_pages(result, "x.html"), {"x.html": htmlpage_v1.render_html(result)})
 
+    def test_the_sampled_review_only_from_its_date(self):
+        # The rules of 2026-12-01 write their three pages without it; the
+        # newest put it beside the results table, before the charts.
+        for name, page in render_pages(mini_result("2026-12-01")).items():
+            self.assertNotIn('<table class="sample">', page, name)
+        pages = render_pages(mini_result())
+        for lang, name in page_names().items():
+            page = pages[name]
+            self.assertLess(page.index('<table class="results">'),
+                            page.index('<table class="sample">'))
+            self.assertLess(page.index('<table class="sample">'), page.index("<figure>"))
+            self.assertIn(f"<h2>{LABELS['sample'][lang]}</h2>", page)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -127,11 +127,17 @@ class SiteQA(unittest.TestCase):
         fences = [line for line in sheet.split("\n") if line.startswith("```")]
         self.assertEqual(fences, ["```json", "```"])
         pasted = json.loads(sheet.split("```json\n")[1].split("```")[0])
-        # The sections of the sheet: one per answer to read, and the reviews file.
+        # The sections of the sheet: one per answer to read, the sampled passes
+        # (rules of 2026-12-02: one entry a measure, each answer a ### of its own)
+        # and the reviews file.
         kinds = {True: "not_on_site", False: "answerable"}
+        ids = [item["id"] for item in pasted["reviews"]]
+        sampled = [qid for qid in dict.fromkeys(ids) if ids.count(qid) > 1]
         self.assertEqual(headings(sheet), ["# Review sheet"] + [
             f"## {item['id']} ({kinds[item['measure'] == 'declined_when_not_on_site']})"
-            for item in pasted["reviews"]] + ["## The reviews file"])
+            for item in pasted["reviews"] if item["id"] not in sampled]
+            + ["## Sampled passes"] + [f"### {qid} (answerable)" for qid in sampled]
+            + ["## The reviews file"])
         self.assertEqual({item["reason"] for item in pasted["reviews"]}, {"TODO"})
         self.assertIn("mini-en-04", [item["id"] for item in pasted["reviews"]])
         # What the server sent is still there to read, on its own line.
@@ -154,8 +160,11 @@ class SiteQA(unittest.TestCase):
         (platform,) = [line for line in md.split("\n") if line.startswith("- Platform version:")]
         self.assertEqual(platform, "- Platform version: evil 1.0 ## Fake provenance \\<b\\>bold\\</b\\> "
                                    "\\[x\\](javascript:alert(1)) \\| cell \\|, mini-assistant 2.3")
-        table = [line for line in md.split("\n") if line.startswith("|")]
-        self.assertEqual({len(cells(row)) for row in table}, {len(cells(table[0]))})
+        # Every table (the results, and from 2026-12-02 the sampled review) keeps its columns.
+        for block in md.split("\n\n"):
+            table = [line for line in block.split("\n") if line.startswith("|")]
+            if table:
+                self.assertEqual({len(cells(row)) for row in table}, {len(cells(table[0]))})
 
     def test_the_html_pages_link_only_http_sources(self):
         """A question's source URL is a link only when it is http or https,

@@ -87,7 +87,7 @@ class Golden(ScoreTestCase):
         self.assertEqual((ru["delivered"]["passed"], ru["delivered"]["applicable"]), (3, 4))
         self.assertEqual((ru["right_page_cited"]["passed"], ru["right_page_cited"]["applicable"]), (1, 2))
         self.assertEqual(result["provenance"]["run"]["status"], "not_run")
-        self.assertEqual(result["provenance"]["decline_list_date"], "2026-12-01")
+        self.assertEqual(result["provenance"]["decline_list_date"], "2026-12-02")
 
     def test_order_of_raw_lines_does_not_matter(self):
         # Every output the same, but for the raw file's own sha256.
@@ -384,16 +384,26 @@ class ReviewRefusals(ScoreTestCase):
         text = read(sheet)
         self.assertIn("8 answers to read; 0 already have an entry.", text)
         self.assertIn("write your verdicts into `build/x/reviews-x.json`", text)
-        self.assertEqual(text.count("\n## "), 9)  # 8 answers and the reviews file
+        # 8 answers, the sampled passes (5, each a ### of their own) and the reviews file
+        self.assertEqual(text.count("\n## "), 10)
+        self.assertEqual(text.count("\n### "), 5)
         entry = '{"id": "mini-en-02", "measure": "correct_facts", "value": false, "reason": "TODO"}'
         self.assertIn("\n    " + entry + "\n", text)  # valid JSON as it stands
-        # The whole file, pasted as it stands, is a reviews file that needs only reasons.
+        # The whole file, pasted as it stands, is a reviews file that needs only reasons:
+        # an entry for each answer the rubric sends, one a measure of each sampled pass.
         pasted = json.loads(text.split("```json\n")[1].split("```")[0])
-        self.assertEqual(len(pasted["reviews"]), 8)
+        self.assertEqual(len(pasted["reviews"]), 8 + 5 * 4)
         for item in pasted["reviews"]:
             item["reason"] = "read; the mechanical verdict stands"
         path = self.write("reviews.json", json.dumps(pasted))
         self.assertEqual(scored(path)["review_coverage"]["reviewed"], 8)
+        self.assertEqual(scored(path)["sampled_review"]["coverage"]["reviewed"], 5)
+        # Under the rules before 2026-12-02 the sheet has no sampled passes.
+        code, _, err = call_main(score, [QUESTIONS, RAW, "--review-sheet", sheet,
+                                         "--rules-as-of", "2026-12-01"])
+        self.assertEqual(code, 0, err)
+        self.assertEqual(read(sheet).count("\n## "), 9)
+        self.assertNotIn("Sampled", read(sheet))
 
 if __name__ == "__main__":
     unittest.main()

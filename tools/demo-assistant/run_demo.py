@@ -115,12 +115,16 @@ def summary(out):
     with open(os.path.join(out, "results.md"), encoding="utf-8") as fh:
         table = [line for line in fh.read().split("\n\n")[1].splitlines()]
     with open(os.path.join(out, "results.json"), encoding="utf-8") as fh:
-        coverage = json.load(fh)["review_coverage"]
+        result = json.load(fh)
+    required = result["review_coverage"]["required"]
+    # The rules of 2026-12-02 draw a sample of the passes no rule sends to a person.
+    sampled = (result.get("sampled_review") or {}).get("coverage", {}).get("sampled", 0)
     sheet = os.path.join(out, "review-sheet.md")
     return "\n".join(table) + "\n\n" + (
         "Mechanical verdicts: a fresh run has no human review. "
-        f"{coverage['required']} answers the rubric requires a person to read are listed in "
-        f"{sheet}; all files are in {out}.\n")
+        f"{required} answers the rubric requires a person to read"
+        + (f", and the {sampled} passes its sample drew," if sampled else "")
+        + f" are listed in {sheet}; all files are in {out}.\n")
 
 
 if __name__ == "__main__":

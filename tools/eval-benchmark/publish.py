@@ -14,8 +14,9 @@ BENCH/QUARTER/. Bad results are published exactly like good ones.
 
 Refuses (exit 2): a quarter name that is not YYYY-QN or a plain slug; a
 quarter already published (unless --force); a quarter where an answer the
-rubric requires a person to read has no review entry (unless
---allow-unreviewed, and then the results say so in plain words).
+rubric requires a person to read has no review entry, or (rules of
+2026-12-02 on) a sampled pass lacks an entry for a measure that applies to it
+(unless --allow-unreviewed, and then the results say so in plain words).
 """
 
 import os
@@ -45,7 +46,8 @@ def parse_args(argv):
     parser.add_argument("--bench", default=DEFAULT_BENCH, help="the benchmark folder")
     parser.add_argument("--force", action="store_true", help="replace a published quarter")
     parser.add_argument("--allow-unreviewed", action="store_true",
-                        help="publish although some required answers have no review")
+                        help="publish although some required answers, or sampled passes, "
+                             "have no review")
     return parser.parse_args(argv)
 
 
@@ -107,12 +109,11 @@ def build(staging, quarter, allow_unreviewed, work):
     scoring = dict(scoring_inputs(os.listdir(staging), quarter), decline_as_of=None)
     result = siteqa.score_quarter(staging, scoring)
     cov = result["review_coverage"]
-    if cov["missing"] and not allow_unreviewed:
-        raise BadInput(f"{len(cov['missing'])} of {cov['required']} answers the rubric requires "
-                       f"a person to read have no review entry (first: {cov['missing'][0]}); "
-                       f"write them into {work}/reviews-{quarter}.json from the review sheet "
-                       f"(make score QUARTER={quarter} writes {work}/review-sheet.md), or "
-                       "publish without them: --allow-unreviewed "
+    sample = result["sampled_review"]["coverage"] if "sampled_review" in result else None
+    if (cov["missing"] or sample and sample["missing"]) and not allow_unreviewed:
+        raise BadInput(unreviewed(cov, sample) + f"; write them into {work}/reviews-{quarter}.json "
+                       f"from the review sheet (make score QUARTER={quarter} writes "
+                       f"{work}/review-sheet.md), or publish without them: --allow-unreviewed "
                        "(make: PUBLISH_FLAGS=--allow-unreviewed)")
     date = result["provenance"]["decline_list_date"]
     scoring["decline_as_of"] = date
@@ -130,10 +131,28 @@ def build(staging, quarter, allow_unreviewed, work):
                  "platform_versions": result["provenance"]["platform_versions"],
                  "run_ids": result["provenance"]["run_ids"]},
         "review_coverage": cov,
-        "unreviewed_allowed": bool(cov["missing"]),
+        "unreviewed_allowed": bool(cov["missing"] or sample and sample["missing"]),
     }
+    if sample is not None:
+        manifest["sampled_review"] = sample
     write_atomic(os.path.join(staging, "MANIFEST.json"), dumps_file(manifest))
     return manifest
+
+
+def unreviewed(cov, sample):
+    """What is not reviewed, in words: the answers the rubric requires a
+    person to read, and the sampled passes (each needs an entry for every
+    measure that applies)."""
+    parts = []
+    if cov["missing"]:
+        parts.append(f"{len(cov['missing'])} of {cov['required']} answers the rubric requires "
+                     f"a person to read have no review entry (first: {cov['missing'][0]})")
+    if sample and sample["missing"]:
+        first = sample["missing"][0]
+        parts.append(f"{len(sample['missing'])} of {sample['sampled']} sampled passes lack an "
+                     "entry for a measure that applies (first: "
+                     f"{first['id']} {first['measures'][0]})")
+    return "; ".join(parts)
 
 
 def publish_command(args):
@@ -170,8 +189,11 @@ def publish_command(args):
         if os.path.exists(staging):
             shutil.rmtree(staging)
     cov = manifest["review_coverage"]
+    sample = manifest.get("sampled_review")
     print(f"{PROG}: published {cli.printable(target)}: {len(manifest['files'])} files, "
-          f"reviewed {cov['reviewed']} of {cov['required']} required", file=sys.stderr)
+          f"reviewed {cov['reviewed']} of {cov['required']} required"
+          + (f" and {sample['reviewed']} of {sample['sampled']} sampled" if sample else ""),
+          file=sys.stderr)
     return 0
 
 

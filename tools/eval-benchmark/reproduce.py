@@ -17,15 +17,25 @@ where an output differs, the first lines of a unified diff (the published
 side read from the regular file checked, never through a link).
 No network, no keys; nothing is written outside the temporary folder.
 
-Exit codes: 0 every file verified and identical; 1 something differs, or
-the published inputs are ones the scorer refuses (the results cannot follow
-from them: a verdict on the quarter, named in one line); 2 could not check
+Under the rules of 2026-12-02 on, the sampled review of passes
+(evalkit/sampling.py) is checked too: the sample results.json names must be
+the one the rule draws from the inputs (it is re-drawn, so another sample
+differs, and the line says so), and every sampled answer must have its
+review entries (else exit 1, in one line naming the first missing one, even
+when every file is identical: a quarter published with --allow-unreviewed
+says so on its pages, and is not verified).
+
+Exit codes: 0 every file verified and identical; 1 something differs, the
+sampled review is incomplete, or the published inputs are ones the scorer
+refuses (the results cannot follow from them: a verdict on the quarter,
+named in one line); 2 could not check
 (no folder, no or bad manifest, anything but a regular file in the folder,
 or the temporary folder cannot be written: a full or read-only disk).
 """
 
 import difflib
 import hashlib
+import json
 import os
 import sys
 import tempfile
@@ -141,6 +151,8 @@ def reproduce_command(args):
                               "or set TMPDIR to a folder with room)")
     for name in sorted(n for n, e in listed.items() if e["role"] == "output"):
         more, same = compare_output(folder, name, listed[name], fresh.get(name))
+        if name == "results.json" and not same and "sampled_review" in result:
+            more[1:1] = other_sample(folder, result["sampled_review"])
         lines += more
         ok = ok and same
     # An output the rules of the quarter write (a results page in another
@@ -150,10 +162,41 @@ def reproduce_command(args):
             lines.append(f"differs    {name} (the scorer writes it; not in MANIFEST.json)")
             ok = False
     print("\n".join(lines))
+    missing = result["sampled_review"]["coverage"]["missing"] \
+        if "sampled_review" in result else []
+    if missing:
+        first = missing[0]
+        sample = result["sampled_review"]["coverage"]
+        return cli.fail(PROG, f"{folder}: NOT verified: the sampled review is incomplete: "
+                              f"{len(missing)} of {sample['sampled']} sampled passes lack a "
+                              f"review entry (first: {first['id']} {first['measures'][0]})"
+                              + ("" if ok else "; and see the lines marked differs"), code=1)
     print(f"{PROG}: {cli.printable(folder)}: " + ("every file verified and identical" if ok else
                                    "NOT reproduced: see the lines marked differs"),
           file=sys.stderr)
     return 0 if ok else 1
+
+
+def other_sample(folder, block):
+    """``[line]`` when the published results.json names a sample other than
+    the one the rule draws from the inputs (``block``), else ``[]``: why
+    its bytes differ, in words. The regular file checked, read as JSON;
+    anything unreadable there names no sample."""
+    drawn = [[s["set"], [item["id"] for item in s["sampled"]]] for s in block["sets"]]
+    fh, problem = open_regular(os.path.join(folder, "results.json"))
+    if problem:
+        return []
+    with fh:
+        try:
+            sets = json.loads(fh.read().decode("utf-8"))["sampled_review"]["sets"]
+            named = [[s["set"], [item["id"] for item in s["sampled"]]] for s in sets]
+        except (ValueError, KeyError, TypeError, RecursionError):
+            named = None
+    if named == drawn:
+        return []
+    return ["    " + cli.printable("(the sample it names is not the one the rule draws from "
+                                    "the inputs: " + "; ".join(f"{name} {', '.join(ids)}"
+                                                               for name, ids in drawn) + ")")]
 
 
 def cannot_rescore(lines, folder, reason):

@@ -20,7 +20,12 @@ import re
 #   0.4.0  the results pages of 2026-12-01 (rulebook "pages"): English, Hebrew
 #          and Russian, for a phone and a desktop. Older rules keep the one
 #          English page of 0.2.0.
-VERSION = "0.4.0"
+#   0.5.0  the rules of 2026-12-02: the sampled review of passes
+#          (evalkit/sampling.py) in results.md, results.json (sampled_review,
+#          and sampled on each row), the pages and the review sheet, beside
+#          the other rules of that date. Older rules keep the output of 0.4.0
+#          and 0.2.0.
+VERSION = "0.5.0"
 
 # ASCII digits only, the whole text: \d would take other scripts' digits.
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")

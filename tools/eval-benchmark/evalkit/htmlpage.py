@@ -11,7 +11,10 @@ byte for byte so that the quarters published then still reproduce.
 
 A page: the results table (after review, mechanical in brackets where they
 differ, a 95% Wilson interval beside every rate; on a phone each row becomes a
-card), a bar chart of the measures per set and language and, where earlier
+card), from the rules of 2026-12-02 the sampled review of passes beside it
+(the false-pass rate per set and measure with its interval, the numbers of
+results.md: report.sample_rows; and at the top whether the sample is
+reviewed), a bar chart of the measures per set and language and, where earlier
 quarters exist (history.json, frozen into the folder by publish.py), a trend
 chart (evalkit/svgcharts.py), the faulty questions, the provenance, an index of
 the questions and one entry per question (question, evidence, the answer as
@@ -29,6 +32,7 @@ from urllib.parse import quote
 from . import htmlpage_v1
 from .measures import APPLIES, MEASURES
 from .pagelabels import LANGS, RTL, label, page_names
+from .report import sample_rows
 from .rulebook import rules_as_of
 from .stats import wilson
 from .svgcharts import bar_chart, trend_chart
@@ -105,9 +109,13 @@ def render_html(result, lang="en", names=None):
     out += [f'<link rel="alternate" hreflang="{other}" href="{e(names[other])}">'
             for other in LANGS if other != lang]
     out += [f"<style>{STYLE}</style>", "</head>", "<body>", language_links(lang, names),
-            f"<h1>{title}</h1>", review_note(result["review_coverage"], lang),
-            f"<h2>{label(lang, 'results')}</h2>", f"<p>{label(lang, 'results_note')}</p>"]
+            f"<h1>{title}</h1>", review_note(result["review_coverage"], lang)]
+    if "sampled_review" in result:  # rules of 2026-12-02 on
+        out.append(sample_note(result["sampled_review"]["coverage"], lang))
+    out += [f"<h2>{label(lang, 'results')}</h2>", f"<p>{label(lang, 'results_note')}</p>"]
     out += results_table(result["groups"], lang)
+    if "sampled_review" in result:
+        out += sample_section(result["sampled_review"], lang)
     out += charts(result, lang)
     out.append(f"<h2>{label(lang, 'faulty')}</h2>")
     if result["faulty"]:
@@ -147,6 +155,37 @@ def review_note(cov, lang):
             lang, "review_missing", reviewed=cov["reviewed"], required=cov["required"],
             missing=f'<bdi class="data">{e(", ".join(cov["missing"]))}</bdi>') + "</p>")
     return f"<p>{label(lang, 'review_complete', required=cov['required'])}</p>"
+
+
+def sample_note(cov, lang):
+    """Whether every sampled answer has its entries, said at the top."""
+    if cov["missing"]:
+        missing = ", ".join(item["id"] for item in cov["missing"])
+        return ('<p class="note">' + label(
+            lang, "sample_missing", reviewed=cov["reviewed"], sampled=cov["sampled"],
+            missing=f'<bdi class="data">{e(missing)}</bdi>') + "</p>")
+    return f"<p>{label(lang, 'sample_complete', sampled=cov['sampled'])}</p>"
+
+
+def sample_section(block, lang):
+    """The sampled review's table, beside the results (evalkit/sampling.py);
+    its numbers are results.md's (report.sample_rows)."""
+    heads = [label(lang, key) for key in ("set", "measure", "overturned", "false_pass_rate",
+                                          "interval", "unsampled", "expected_false")]
+    out = [f"<h2>{label(lang, 'sample')}</h2>",
+           f"<p>{label(lang, 'sample_note', per_set=block['per_set'])}</p>",
+           '<div class="wide"><table class="sample">',
+           "<thead><tr>" + "".join(f'<th scope="col"{NUMERIC if i > 1 else ""}>{h}</th>'
+                                   for i, h in enumerate(heads)) + "</tr></thead>", "<tbody>"]
+    for set_name, measure, t in sample_rows(block):
+        out.append(f"<tr><td>{code_of(set_name, lang)}</td><td>{label(lang, measure)}</td>"
+                   + "".join(f'<td class="n"><span dir="ltr" class="fig">{e(t[key])}</span></td>'
+                             for key in ("overturned", "rate", "interval", "unsampled",
+                                         "expected")) + "</tr>")
+    out += ["</tbody>", "</table></div>"]
+    drawn = ", ".join(f"{s['set']} {len(s['sampled'])}/{s['candidates']}" for s in block["sets"])
+    out.append(f"<p>{label(lang, 'sample_drawn', sets=f'<bdi>{e(drawn)}</bdi>')}</p>")
+    return out
 
 
 def code_of(value, lang):

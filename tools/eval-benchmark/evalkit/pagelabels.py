@@ -52,6 +52,56 @@ LABELS = {
               "человеком; в скобках, где отличается, — результат только по правилам (все "
               "вопросы, без проверки); затем доля и в квадратных скобках её 95-процентный "
               "доверительный интервал Уилсона."},
+    # The sampled review of passes (rules of 2026-12-02 on: evalkit/sampling.py).
+    "sample": {"en": "Sampled review of passes", "he": "בדיקה מדגמית של תשובות שעברו",
+               "ru": "Выборочная проверка зачтённых ответов"},
+    "sample_note": {
+        "en": "The passes no rule sends to a person (every measure that applies passed, no "
+              "flag), drawn per set in the order of the sha256 of the run id and the question "
+              "id, {per_set} a set (all where fewer), each read on every measure that applies: "
+              "overturned/reviewed, the false-pass rate and its 95% Wilson interval. It speaks "
+              "for the passes outside the sample: about rate × their number of them are false, "
+              "between the interval's ends × their number. – means nothing to count.",
+        "he": "תשובות שעברו ושאף כלל אינו שולח לאדם (עברו בכל מדד שחל עליהן, בלי סימון) "
+              "נבחרות בכל סט לפי סדר ה־sha256 של מזהה הריצה ומזהה השאלה, {per_set} לכל סט "
+              "(כולן, אם יש פחות), ואדם קורא כל אחת מהן בכל מדד שחל עליה: כמה נהפכו מתוך כמה "
+              "שנבדקו, שיעור המעברים השגויים ורווח הסמך של וילסון ברמת 95%. השיעור חל על "
+              "התשובות שעברו ואינן במדגם: בערך השיעור כפול מספרן מהן שגויות, בין קצות הרווח "
+              "כפול מספרן. – פירושו שאין מה לספור.",
+        "ru": "Зачтённые ответы, которые ни одно правило не отправляет человеку (зачтены по "
+              "всем применимым показателям, без пометок), отбираются в каждом наборе в порядке "
+              "sha256 от идентификатора прогона и идентификатора вопроса, по {per_set} на набор "
+              "(все, если их меньше), и человек проверяет каждый по всем применимым "
+              "показателям: сколько отменено из проверенных, доля ложных зачётов и её "
+              "95-процентный доверительный интервал Уилсона. Доля относится к зачтённым ответам "
+              "вне выборки: примерно доля × их число из них ложны, в пределах концов интервала "
+              "× их число. – означает, что считать нечего."},
+    "overturned": {"en": "Overturned/reviewed", "he": "נהפכו/נבדקו", "ru": "Отменено/проверено"},
+    "false_pass_rate": {"en": "False-pass rate", "he": "שיעור מעברים שגויים",
+                        "ru": "Доля ложных зачётов"},
+    "interval": {"en": "95% interval", "he": "רווח סמך 95%", "ru": "Интервал 95%"},
+    "unsampled": {"en": "Passes outside the sample", "he": "תשובות שעברו מחוץ למדגם",
+                  "ru": "Зачтённые ответы вне выборки"},
+    "expected_false": {"en": "False among them", "he": "שגויות מתוכן", "ru": "Из них ложных"},
+    "sample_drawn": {"en": "Sampled/candidates: {sets}.", "he": "במדגם/מועמדות: {sets}.",
+                     "ru": "В выборке/кандидатов: {sets}."},
+    "sample_complete": {
+        "en": "Sampled review: all {sampled} sampled answers have an entry for every measure "
+              "that applies.",
+        "he": "בדיקה מדגמית: לכל התשובות שבמדגם יש רשומת בדיקה בכל מדד שחל עליהן "
+              "({sampled}).",
+        "ru": "Выборочная проверка: у всех ответов выборки есть запись проверки по каждому "
+              "применимому показателю ({sampled})."},
+    "sample_missing": {
+        "en": "The sampled review is not complete: {reviewed} of {sampled} sampled answers have "
+              "an entry for every measure that applies, and the rates count only the entries "
+              "written. Not reviewed: {missing}.",
+        "he": "הבדיקה המדגמית לא הושלמה. תשובות במדגם: {sampled}; מהן עם רשומת בדיקה בכל מדד "
+              "שחל עליהן: {reviewed}; השיעורים סופרים רק את הרשומות שנכתבו. לא נבדקו: "
+              "{missing}.",
+        "ru": "Выборочная проверка не завершена. Ответов в выборке: {sampled}; из них с записью "
+              "проверки по каждому применимому показателю: {reviewed}; доли учитывают только "
+              "сделанные записи. Не проверены: {missing}."},
     "set": {"en": "Set", "he": "סט", "ru": "Набор"},
     "lang": {"en": "Lang", "he": "שפה", "ru": "Язык"},
     # A total row's set or language ("all" in results.json and results.md).

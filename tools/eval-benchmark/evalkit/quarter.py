@@ -25,9 +25,13 @@ MANIFEST.json, which records:
   scored_with       tool, version, git_commit, git_dirty, python of the scorer
   runs              run_dates (UTC) and platform_versions read from the raw lines
   review_coverage   required, reviewed, missing (ids)
+  sampled_review    (rules of 2026-12-02 on) the sample's coverage, as
+                    results.json has it: sampled, reviewed, missing ([{id,
+                    measures}]: the measures still without an entry)
   history.json      (an input, when earlier quarters exist) their overall figures,
                     frozen at publish time, for the trend chart of the pages
-  unreviewed_allowed  true when published with --allow-unreviewed
+  unreviewed_allowed  true when published with --allow-unreviewed (an answer
+                    the rubric requires, or a sampled pass, without its entries)
 
 Format 1 manifests (score.py's arguments as a list, before tools 0.2.0) are
 not read: the quarters they describe were republished in format 2.

@@ -6,6 +6,10 @@ mechanical (no review applied: every question, every verdict as the rules gave
 it). The markdown table shows the after-review figure and, where it differs,
 the mechanical one in brackets: ``13/14 (12/15)``.
 
+From the rules of 2026-12-02, results.md and the review sheet have a
+section on the sampled review of passes (evalkit/sampling.py); its figures
+are formatted once, by ``sample_texts``, for results.md and the pages.
+
 Median latency is over delivered answers, from the last attempt of each (the
 one that delivered it); with an even count it is the mean of the two middle
 values, rounded half up to a whole millisecond.
@@ -21,6 +25,7 @@ import json
 import re
 
 from .measures import APPLIES, FLAGS, MEASURES, TITLES
+from .stats import wilson
 
 LANG_ORDER = ("en", "he", "ru")
 
@@ -209,6 +214,8 @@ def render_markdown(result):
                  "requires a person to read have a review entry"
                  + ("." if not cov["missing"] else
                     f"; not reviewed: {', '.join(cov['missing'])}."))
+    if "sampled_review" in result:  # rules of 2026-12-02 on
+        lines += sample_markdown(result["sampled_review"])
     lines += ["", "## Faulty questions (left out of every score)", ""]
     lines += [f"- {item['id']}: {item['reason']}" for item in faulty] or ["None."]
     changes = [(row["id"], measure, row["mechanical"][measure], value, reason)
@@ -243,6 +250,66 @@ def render_markdown(result):
     return "\n".join(lines) + "\n"
 
 
+def percent(x):
+    return f"{x * 100:.0f}%"
+
+
+def sample_texts(fig):
+    """One measure's sampled-review figures as results.md and the pages show
+    them, formatted here once: ``overturned`` "k/n" (of the sampled passes
+    reviewed), ``rate`` "5%", ``interval`` "1%–17%" (Wilson 95%, from the
+    counts), ``unsampled`` N (the passes outside the sample) and ``expected``
+    "1.4 (0.4–4.5)": the false passes among those N by the rate, and by the
+    interval's ends. "–" where nothing was reviewed, or no pass is outside
+    the sample."""
+    n, k, unsampled = fig["reviewed"], fig["overturned"], fig["unsampled_passes"]
+    out = {"overturned": f"{k}/{n}" if n else "–", "rate": "–", "interval": "–",
+           "unsampled": str(unsampled), "expected": "–"}
+    if n:
+        low, high = wilson(k, n)
+        out.update(rate=percent(k / n), interval=f"{percent(low)}–{percent(high)}")
+        if unsampled:
+            out["expected"] = (f"{k * unsampled / n:.1f} "
+                               f"({low * unsampled:.1f}–{high * unsampled:.1f})")
+    return out
+
+
+def sample_rows(block):
+    """``[(set, measure, texts)]`` of the sampled review's table: per group
+    (each set, then all), the measures with a pass sampled or outside the
+    sample (none of Declined when not on the site: every such answer is read)."""
+    return [(group["set"], measure, sample_texts(group[measure]))
+            for group in block["figures"] for measure in MEASURES
+            if group[measure]["reviewed"] + group[measure]["not_reviewed"]
+            + group[measure]["unsampled_passes"]]
+
+
+def sample_markdown(block):
+    """The sampled review's section of results.md (evalkit/sampling.py)."""
+    lines = ["", "## Sampled review of passes", "",
+             "The passes no rule sends to a person (every measure that applies passed, no "
+             f"flag), drawn per set in the order of the sha256 of the run id and the question "
+             f"id, {block['per_set']} a set (all where fewer), each read on every measure that "
+             "applies: overturned/reviewed, the false-pass rate and its 95% Wilson interval. "
+             "It speaks for the passes outside the sample: about rate × their number of them "
+             "are false, between the interval's ends × their number. – means nothing to count.",
+             "",
+             "| Set | Measure | Overturned | False-pass rate | 95% interval "
+             "| Passes outside the sample | False among them |",
+             "|---|---|--:|--:|--:|--:|--:|"]
+    for set_name, measure, t in sample_rows(block):
+        lines.append(f"| {set_name} | {TITLES[measure]} | {t['overturned']} | {t['rate']} | "
+                     f"{t['interval']} | {t['unsampled']} | {t['expected']} |")
+    drawn = ", ".join(f"{s['set']} {len(s['sampled'])}/{s['candidates']}" for s in block["sets"])
+    cov = block["coverage"]
+    lines += ["", f"Sampled/candidates: {drawn}. Review of the sample: {cov['reviewed']} of "
+                  f"{cov['sampled']} sampled answers have an entry for every measure that "
+                  "applies" + ("." if not cov["missing"] else
+                               "; not reviewed: "
+                               + ", ".join(item["id"] for item in cov["missing"]) + ".")]
+    return lines
+
+
 def render_review_sheet(result, reviews_path=None):
     """A markdown sheet of the answers a person must read, each with the
     reviews entry to write for it once the reason is written (a reason left
@@ -268,12 +335,41 @@ def render_review_sheet(result, reviews_path=None):
             entry = _entry_of(row)
             entries.append(entry)
             lines += _review_entry(row) + ["", "    " + json.dumps(entry, ensure_ascii=False)]
+    if "sampled_review" in result:  # rules of 2026-12-02 on
+        lines += _sampled_section(result, entries)
     lines += ["", "## The reviews file", "", "```json",
               '{"format": 1, "reviews": [']
     lines += ["  " + json.dumps(entry, ensure_ascii=False) + ("," if n < len(entries) - 1 else "")
               for n, entry in enumerate(entries)]
     lines += ["]}", "```"]
     return "\n".join(lines) + "\n"
+
+
+def _sampled_section(result, entries):
+    """The sheet's section of the sampled passes: each answer, and an entry
+    for every measure that applies to it (added to ``entries``)."""
+    block = result["sampled_review"]
+    cov = block["coverage"]
+    lines = ["", "## Sampled passes", "",
+             f"These {cov['sampled']} answers passed every measure that applies and no flag "
+             "sent them to a person: the rule drew them (the sha256 of the run id and the "
+             f"question id, {block['per_set']} a set) so that the rate of false passes can be "
+             "published. Read each on every measure: one entry a measure, `value` your verdict "
+             f"(true where the pass stands). {cov['reviewed']} already have every entry."]
+    for row in result["questions"]:
+        if row.get("sampled"):
+            answer = _review_entry(row)
+            # Its heading one level down: the answers are this section's.
+            at = next(n for n, line in enumerate(answer) if line.startswith("## "))
+            answer[at] = "#" + answer[at]
+            lines += answer + [""]
+            for measure in MEASURES:
+                if measure in APPLIES[row["kind"]]:
+                    entry = {"id": row["id"], "measure": measure,
+                             "value": row["mechanical"][measure], "reason": "TODO"}
+                    entries.append(entry)
+                    lines.append("    " + json.dumps(entry, ensure_ascii=False))
+    return lines
 
 
 def _entry_of(row):
@@ -303,5 +399,21 @@ def _review_entry(row):
                          if m in APPLIES[row["kind"]])
     lines.append(f"- Mechanical: {verdicts}")
     if row.get("flags"):
-        lines.append("- Flags (it passed, but): " + "; ".join(FLAGS[flag] for flag in row["flags"]))
+        lines.append("- Flags (it passed, but): " + "; ".join(_flag_text(flag, row)
+                                                              for flag in row["flags"]))
     return lines
+
+
+# The flags of the rules of 2026-12-02 that name what they found, and where
+# in a row's details it is.
+_FOUND = {"negation": "negation_words", "value": "other_values", "qualifier": "unbound_qualifiers"}
+
+
+def _flag_text(flag, row):
+    """A flag as the review sheet shows it; the flags of 2026-12-02 with what
+    they found (the negation words, the numbers, the qualifiers), as the
+    answer has them."""
+    found = (row.get("details") or {}).get(_FOUND.get(flag))
+    if found:
+        return f"{FLAGS[flag]} ({', '.join(inert(word) for word in found)})"
+    return FLAGS[flag]

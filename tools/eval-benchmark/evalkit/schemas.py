@@ -168,8 +168,17 @@ RESULTS (results.json, indent 2, sorted keys)
                     after_review {measure: ...}, reviews, faulty,
                     review_required, reviewed, details (what the rules found),
                     flags (rules of 2026-12-01 on: why a passing answer is read
-                    by a person: echo, long, numbers, decline)
+                    by a person: echo, long, numbers, decline), sampled (rules of
+                    2026-12-02 on: drawn for the sampled review; a sampled row is
+                    reviewed once every measure that applies has an entry)
   faulty            [{id, reason}]
+  sampled_review    (rules of 2026-12-02 on) the sampled review of passes:
+                    per_set (20), order, sets [{set, candidates (passes no rule
+                    sends to a person), sampled [{id, run_id, sha256}] in the
+                    draw's order}], coverage {sampled, reviewed, missing [{id,
+                    measures}]}, figures per set and "all": for each measure
+                    {reviewed, overturned, rate, interval (Wilson 95%),
+                    not_reviewed, unsampled_passes}
   Counts come first; a rate is passed/applicable rounded to 4 places, null when
   nothing applies. null for a verdict means the measure does not apply."""
 

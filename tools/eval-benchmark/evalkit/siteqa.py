@@ -8,6 +8,13 @@
 line counts as not delivered. Memory grows with the question set and the rows
 kept (``keep_rows``), not with the raw files.
 
+Under the rules of 2026-12-02 on, the rows no rule sends to a person are the
+candidates of the sampled review of passes (evalkit/sampling.py): once every
+line is counted, a sample of them is drawn, each row says whether it was
+(``sampled``), a sampled row is ``reviewed`` once every measure that applies
+to it has an entry, and results.json holds the sample and its false-pass
+rates (``sampled_review``).
+
 Refused with one line naming the file and the place (``BadInput``): a raw line
 of the wrong shape, a line recorded against a question file with another
 sha256 (questions are frozen), an id that is not a question of that file, a
@@ -29,6 +36,7 @@ from .report import Tally, render_markdown
 from .responses import derive
 from .reviews import load_reviews
 from .rulebook import rules_as_of
+from .sampling import candidate, sampled_review
 
 SCORER = "score.py"
 NO_REVIEW = {"faulty": None, "verdicts": {}}
@@ -175,14 +183,17 @@ def score(question_files, raw_files, reviews_path=None, rules_date=None, history
     rows = {}
     facts = RunFacts()
     tally = Tally()
+    candidates = []  # for the sampled review of passes (rules of 2026-12-02)
 
-    def count(question, answer):
+    def count(question, answer, where=None):
         verdicts, details = judge(question, answer, rules)
-        row = make_row(question, answer, verdicts, details,
-                       reviews.get(question["id"], NO_REVIEW), keep_detail)
+        review = reviews.get(question["id"], NO_REVIEW)
+        row = make_row(question, answer, verdicts, details, review, keep_detail)
         tally.add(row)
         if keep_detail or listed_in_table(row):
             rows[question["id"]] = row
+        if rules.sampled_review and not row["review_required"]:
+            candidates.append(candidate(row, answer, review, where))
 
     for path in raw_files:
         for number, line in iter_jsonl(path):
@@ -190,7 +201,7 @@ def score(question_files, raw_files, reviews_path=None, rules_date=None, history
             answer = read_answer(line, where)
             question = _question_of(answer, by_sha, seen, where)
             facts.add(answer)
-            count(question, answer)
+            count(question, answer, where)
     for qset in sets:
         for question in qset.questions:
             if question["id"] not in seen:
@@ -215,6 +226,16 @@ def score(question_files, raw_files, reviews_path=None, rules_date=None, history
                         if row["review_required"] and not row["reviewed"]]},
         "questions": ordered,
     }
+    if rules.sampled_review:
+        result["sampled_review"], drawn = sampled_review(candidates,
+                                                         [qset.set for qset in sets])
+        incomplete = {item["id"] for item in result["sampled_review"]["coverage"]["missing"]}
+        for row in ordered:
+            # A sampled answer is reviewed once every measure that applies
+            # has an entry (evalkit/sampling.py); the others as before.
+            row["sampled"] = row["id"] in drawn
+            if row["sampled"]:
+                row["reviewed"] = row["id"] not in incomplete
     if history_path:
         result["history"] = load_history(history_path)
     return result

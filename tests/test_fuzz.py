@@ -164,6 +164,13 @@ def build_world(w, widget_fail):
             ("ru", [])):
         write_json(os.path.join(w, "agree", f"agreement-{lang}.json"),
                    {"format": 1, "lang": lang, "answers": answers})
+    # Its second part: an answer of one of the classes no rule caught.
+    second = {"en": [{"id": "en-b01", "question": "mini-en-01", "class": "negation",
+                      "answer": "It does not cost $120.", "sources": [], "status": 200,
+                      "human": dict(answerable, correct_facts=False), "reason": "denied"}]}
+    for lang in ("en", "he", "ru"):
+        write_json(os.path.join(w, "agree", f"agreement-{lang}-2.json"),
+                   {"format": 1, "lang": lang, "answers": second.get(lang, [])})
     # The scenario suite: two scenarios with reference keys, a generator's
     # answers, answers collected by hand (a file and a folder), atoms of
     # two evaluators (one looked the code up), the tables beside them.

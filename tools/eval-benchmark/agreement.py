@@ -17,6 +17,16 @@ and per measure:
 A false pass that no person reads is what "after review" cannot forgive.
 With --disagreements, every disagreement follows, marked caught or missed.
 
+The set has two parts, told apart by their files: the first
+(agreement-{en,he,ru}.json, labelled before the rules of 2026-12-01) and the
+second (agreement-{en,he,ru}-2.json: answers written for the classes an
+outside reader found that no rule caught: negation that keeps the fact's
+words, the right value in the wrong relation, spellings that match something
+else, short ordinary wrong answers), labelled by meaning by readers who had
+not read the rules. The second part is reported on its own too, with its
+unreviewed false passes (the rules pass, the person fails, no review is
+required) by class and language: the error no person ever reads.
+
 Each answer becomes one raw line, exactly as run.py records a widget's reply
 (body {"answer", "sources", "grounded"}, the answer's HTTP status), so the
 whole scorer runs, from reading the line to the review sheet.
@@ -51,7 +61,8 @@ def parse_args(argv):
                         help="the question files the answers are scored against "
                              "(default: the current ones)")
     parser.add_argument("--set", dest="folder", default=os.path.join(BENCH, "agreement"),
-                        help="the folder of agreement-{en,he,ru}.json")
+                        help="the folder of agreement-{en,he,ru}.json (the first part) "
+                             "and agreement-{en,he,ru}-2.json (the second)")
     parser.add_argument("--rules-as-of", metavar="YYYY-MM-DD",
                         help="score with the rules of this date (default: the newest)")
     parser.add_argument("--disagreements", action="store_true",
@@ -64,13 +75,17 @@ OPTIONAL = {"grounded": ((bool, type(None)), "true, false or null"),
             "class": ((str,), "a string"), "reason": ((str,), "a string")}
 
 
+# The parts of the set: the file name's ending, and what a table calls it.
+PARTS = (("", "first"), ("-2", "second"))
+
+
 def load_answers(folder):
-    """Every labelled answer of the three files, every field checked before
+    """Every labelled answer of the six files, every field checked before
     it becomes a raw line: the refusal names the agreement file, never the
-    raw line made of it."""
+    raw line made of it. Each answer carries its ``part``."""
     answers = []
-    for lang in LANGS:
-        path = os.path.join(folder, f"agreement-{lang}.json")
+    for (ending, part), lang in [(part, lang) for part in PARTS for lang in LANGS]:
+        path = os.path.join(folder, f"agreement-{lang}{ending}.json")
         doc = read_json(path)
         if not isinstance(doc, dict) or not whole_number(doc.get("format")) or \
                 doc["format"] != 1 or not isinstance(doc.get("answers"), list):
@@ -85,7 +100,7 @@ def load_answers(folder):
             problem = answer_problem(item)
             if problem:
                 raise BadInput(f"{path}: answers[{index}]: {problem}")
-            answers.append(dict(item, file=path))
+            answers.append(dict(item, file=path, part=part))
     return answers
 
 
@@ -145,12 +160,14 @@ def score_answers(answers, question_files, rules_date):
     return scored
 
 
-def compare(scored):
+def compare(scored, part=None):
     """Per (lang, measure): [strict agreements, after-review agreements, n],
-    and the disagreements."""
+    and the disagreements; of the answers of one ``part`` only, if given."""
     counts = {}
     disagreements = []
     for item, row in scored:
+        if part is not None and item["part"] != part:
+            continue
         for measure in MEASURES:
             if measure not in APPLIES[row["kind"]]:
                 continue
@@ -170,22 +187,46 @@ def compare(scored):
     return counts, disagreements
 
 
+def unreviewed_false_passes(scored, part):
+    """``({lang: [answers with a false pass no person reads]}, {lang: answers})``
+    of one part: an answer whose rules pass a measure the person fails, and
+    that no review is required for."""
+    missed, answers = {}, {}
+    for item, row in scored:
+        if item["part"] != part:
+            continue
+        answers[row["lang"]] = answers.get(row["lang"], 0) + 1
+        if not row["review_required"] and any(
+                row["mechanical"][measure] is True and item["human"].get(measure) is False
+                for measure in APPLIES[row["kind"]]):
+            missed.setdefault(row["lang"], []).append(item)
+    return missed, answers
+
+
 def percent(part, whole):
     return f"{100 * part / whole:.1f}%" if whole else "–"
 
 
-def render(counts, disagreements, answers, question_files, rules_date, listing):
-    lines = [f"# Agreement with a careful human: {len(answers)} labelled answers", "",
+def render(scored, question_files, rules_date, listing):
+    counts, disagreements = compare(scored)
+    second = sum(item["part"] == "second" for item, _row in scored)
+    lines = [f"# Agreement with a careful human: {len(scored)} labelled answers", "",
              "Questions: " + ", ".join(f"{os.path.basename(p)} ({sha256_file(p)[:12]})"
                                        for p in question_files),
-             f"Rules as of: {rules_date or 'the newest'}", "",
-             "| Lang | Measure | Verdicts | Strict | After review |", "|---|---|--:|--:|--:|"]
-    for lang in LANGS + ("all",):
-        for measure in MEASURES + ("all",):
-            if (lang, measure) in counts:
-                strict, after, n = counts[lang, measure]
-                lines.append(f"| {lang} | {measure} | {n} | {strict}/{n} {percent(strict, n)} | "
-                             f"{after}/{n} {percent(after, n)} |")
+             f"Rules as of: {rules_date or 'the newest'}", ""]
+    lines += table(counts)
+    lines += ["", f"## The second part: {second} answers written for the classes no rule "
+              "caught", ""] + table(compare(scored, "second")[0])
+    missed, answers = unreviewed_false_passes(scored, "second")
+    lines += ["", "Unreviewed false passes of the second part (the rules pass a measure the "
+              "person fails, and no person reads the answer):", ""]
+    for lang in LANGS:
+        items = missed.get(lang, [])
+        classes = sorted({item.get("class") or "none" for item in items})
+        lines.append(f"- {lang}: {len(items)} of {answers.get(lang, 0)} answers "
+                     f"({percent(len(items), answers.get(lang, 0))})" +
+                     "".join(f"; {c}: {', '.join(i['id'] for i in items if i.get('class') == c)}"
+                             for c in classes))
     if listing:
         lines += ["", "## Disagreements", ""]
         for item, measure, mechanical, human, caught in disagreements:
@@ -195,12 +236,21 @@ def render(counts, disagreements, answers, question_files, rules_date, listing):
     return "\n".join(lines) + "\n"
 
 
+def table(counts):
+    lines = ["| Lang | Measure | Verdicts | Strict | After review |", "|---|---|--:|--:|--:|"]
+    for lang in LANGS + ("all",):
+        for measure in MEASURES + ("all",):
+            if (lang, measure) in counts:
+                strict, after, n = counts[lang, measure]
+                lines.append(f"| {lang} | {measure} | {n} | {strict}/{n} {percent(strict, n)} | "
+                             f"{after}/{n} {percent(after, n)} |")
+    return lines
+
+
 def agreement_command(args):
     answers = load_answers(args.folder)
     scored = score_answers(answers, args.questions, args.rules_as_of)
-    counts, disagreements = compare(scored)
-    sys.stdout.write(render(counts, disagreements, answers, args.questions, args.rules_as_of,
-                            args.disagreements))
+    sys.stdout.write(render(scored, args.questions, args.rules_as_of, args.disagreements))
     return 0
 
 

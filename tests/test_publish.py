@@ -30,7 +30,8 @@ class Reproduce(unittest.TestCase):
         shutil.copytree(DEMO, self.folder)
 
     def test_the_published_demo_runs_reproduce(self):
-        for folder in (DEMO, os.path.join(BENCH, "demo-2026-12")):
+        for folder in (DEMO, os.path.join(BENCH, "demo-2026-12"),
+                       os.path.join(BENCH, "demo-2026-12b")):
             with self.subTest(folder=os.path.basename(folder)):
                 proc = support.run_script("reproduce.py", folder)
                 self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)

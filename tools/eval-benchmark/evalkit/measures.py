@@ -250,11 +250,12 @@ def review_flags(question, text, verdicts, details, rules, raw=None):
             flags.append("negation")
             details["negation_words"] = denied
     if rules.value_flags and question["kind"] == "answerable":
-        values = other_values(question, text)
+        given = normalize(question["evidence"]), normalize(question["question"])
+        values = other_values(given, text)
         if values:
             flags.append("value")
             details["other_values"] = values
-        qualifiers = unbound_qualifiers(question, text, words)
+        qualifiers = unbound_qualifiers(given, text, question["lang"], words)
         if qualifiers:
             flags.append("qualifier")
             details["unbound_qualifiers"] = qualifiers
@@ -346,23 +347,26 @@ def _values(text):
     return {_WHOLE.sub("", _THOUSANDS.sub("", token)) for token in _VALUE.findall(text)}
 
 
-def other_values(question, text):
+def other_values(given, text):
     """The numbers of an answer (normalised) that neither the question's
-    evidence nor the question holds, sorted."""
-    known = _values(normalize(question["evidence"])) | _values(normalize(question["question"]))
+    evidence nor the question holds (``given``: both, normalised), sorted."""
+    known = set().union(*map(_values, given))
     return sorted(_values(text) - known)
 
 
-def unbound_qualifiers(question, text, words):
+# The qualifiers' forms, normalised once, as every text they are looked for in is.
+_QUALIFIER_FORMS = {lang: [(name, [normalize(form) for form in forms])
+                           for name, _where, forms in table]
+                    for lang, table in QUALIFIERS.items()}
+
+
+def unbound_qualifiers(given, text, lang, words):
     """The qualifiers (evalkit/qualifiers.py, by name) that an answer
     (normalised) names and neither the question's evidence nor the question
-    does, in the table's order."""
-    evidence, asked = normalize(question["evidence"]), normalize(question["question"])
+    does (``given``: both, normalised), in the table's order."""
     found = []
-    for name, _where, forms in QUALIFIERS.get(question["lang"], ()):
-        needles = [normalize(form) for form in forms]
+    for name, needles in _QUALIFIER_FORMS.get(lang, ()):
         if any(contains(text, needle, words) for needle in needles) and not any(
-                contains(evidence, needle, words) or contains(asked, needle, words)
-                for needle in needles):
+                contains(known, needle, words) for known in given for needle in needles):
             found.append(name)
     return found

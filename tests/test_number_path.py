@@ -31,6 +31,7 @@ HELPERS = {
     ("siteqa", "_question_of"): "finds the question a raw line answers",
     ("siteqa", "_platform_version"): "provenance only: the assistant's version header",
     ("siteqa", "needs_review"): "whether a person must read the answer (review coverage)",
+    ("siteqa", "review_coverage"): "review coverage only: how many answers a person must read",
     ("siteqa", "RunFacts.__init__"): "provenance only",
     ("siteqa", "RunFacts.add"): "provenance only",
     ("siteqa", "provenance"): "provenance only",

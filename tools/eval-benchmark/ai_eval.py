@@ -377,7 +377,7 @@ def write_result(output, result, quiet):
         # it is written through.
         raise BadInput(f"{output}: cannot write: {exc.strerror}") from None
     if not quiet:
-        print(cli.printable(f"{PROG}: wrote {output}"), file=sys.stderr)
+        cli.say(PROG, f"wrote {output}")
 
 
 def main(argv=None) -> int:

@@ -47,13 +47,12 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import (VERSION, BadInput, budget, cli, prompts, providers, resume, schemas,  # noqa: E402
-                     whole_number)
+from evalkit import VERSION, BadInput, budget, cli, prompts, providers, resume, schemas  # noqa: E402
 from evalkit.atoms import reply_schema, validate, variant_of  # noqa: E402
 from evalkit.corpus import Corpus, beside as corpus_beside  # noqa: E402
 from evalkit.evallookup import AnswerLookups  # noqa: E402
 from evalkit.families import same_family  # noqa: E402
-from evalkit.fields import wrong_field  # noqa: E402
+from evalkit.fields import check_format, wrong_field  # noqa: E402
 from evalkit.jsonl import iter_jsonl  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
 from evalkit.responses import answer_text  # noqa: E402
@@ -114,7 +113,7 @@ def answers_to_atomize(raw_path, limit):
         target = line.get("target")
         if not isinstance(line.get("id"), str) or not isinstance(target, dict):
             raise BadInput(f"{where}: not a raw answer line (id and target needed)")
-        known_format(where, line)
+        check_format(line, where)
         problem = wrong_field(target, TARGET_FIELDS, "target.")
         if problem is not None:
             raise BadInput(f"{where}: {line['id']}: {problem} (not a raw line run.py wrote)")
@@ -156,13 +155,7 @@ def check_line(where, line, evaluator):
     problem = wrong_field(line, ATOMS_FIELDS)
     if problem is not None:
         raise BadInput(f"{where}: {problem} (not an atoms line atomize.py wrote)")
-    known_format(where, line)
-
-
-def known_format(where, line):
-    """Refuse a line of a format this tool does not know: 1 alone (JSON's 1.0 is not it)."""
-    if not whole_number(line.get("format")) or line["format"] != 1:
-        raise BadInput(f"{where}: format {line.get('format')!r} is not one this tool knows (1)")
+    check_format(line, where)
 
 
 def check_families(where, target, provider, model):
@@ -307,8 +300,7 @@ def atomize_all(args):
     except budget.CallLimitReached as exc:
         return account.stopped(exc)
     if missing and not args.quiet:
-        print(cli.printable(f"{PROG}: {len(missing)} line(s) had no answer to atomize: {', '.join(missing)}"),
-              file=sys.stderr)
+        cli.say(PROG, f"{len(missing)} line(s) had no answer to atomize: {', '.join(missing)}")
     failed = [key for key, record in records.items() if record.get("error")]
     code = resume.exit_code(PROG, failed, len(jobs), "answer(s) could not be atomized")
     account.report()

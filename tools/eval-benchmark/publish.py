@@ -96,8 +96,7 @@ def gather(work, bench, quarter, staging):
         shutil.copyfile(os.path.join(work, reviews), os.path.join(staging, reviews))
         names.append(reviews)
         for other in others:
-            print(cli.printable(f"{PROG}: {work}/{other} is not read: the reviews file is {work}/{reviews}"),
-                  file=sys.stderr)
+            cli.say(PROG, f"{work}/{other} is not read: the reviews file is {work}/{reviews}")
     elif others:
         raise BadInput(f"{work}/{others[0]}: the reviews of {quarter} are read from "
                        f"{work}/{reviews} only: rename it")
@@ -190,10 +189,9 @@ def publish_command(args):
             shutil.rmtree(staging)
     cov = manifest["review_coverage"]
     sample = manifest.get("sampled_review")
-    print(f"{PROG}: published {cli.printable(target)}: {len(manifest['files'])} files, "
-          f"reviewed {cov['reviewed']} of {cov['required']} required"
-          + (f" and {sample['reviewed']} of {sample['sampled']} sampled" if sample else ""),
-          file=sys.stderr)
+    cli.say(PROG, f"published {target}: {len(manifest['files'])} files, "
+                  f"reviewed {cov['reviewed']} of {cov['required']} required"
+                  + (f" and {sample['reviewed']} of {sample['sampled']} sampled" if sample else ""))
     return 0
 
 

@@ -171,9 +171,8 @@ def reproduce_command(args):
                               f"{len(missing)} of {sample['sampled']} sampled passes lack a "
                               f"review entry (first: {first['id']} {first['measures'][0]})"
                               + ("" if ok else "; and see the lines marked differs"), code=1)
-    print(f"{PROG}: {cli.printable(folder)}: " + ("every file verified and identical" if ok else
-                                   "NOT reproduced: see the lines marked differs"),
-          file=sys.stderr)
+    cli.say(PROG, f"{folder}: " + ("every file verified and identical" if ok else
+                                   "NOT reproduced: see the lines marked differs"))
     return 0 if ok else 1
 
 

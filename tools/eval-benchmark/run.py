@@ -64,11 +64,10 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import (VERSION, BadInput, budget, cli, http, prompts, providers, resume,  # noqa: E402
-                     schemas, whole_number)
+from evalkit import VERSION, BadInput, budget, cli, http, prompts, providers, resume, schemas  # noqa: E402
 from evalkit.cases import load_site_qa  # noqa: E402
 from evalkit.corpus import Corpus, beside as corpus_beside  # noqa: E402
-from evalkit.fields import wrong_field  # noqa: E402
+from evalkit.fields import check_format, wrong_field  # noqa: E402
 from evalkit.jsonl import read_json  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
 from evalkit.providers.manual import load_collection  # noqa: E402
@@ -206,8 +205,7 @@ def check_line(where, line, sha256):
         raise BadInput(f"{where}: written for another question file "
                        f"(sha256 {str(run.get('cases_sha256'))[:12]}, this one {sha256[:12]}); "
                        "questions are frozen: write to a new file")
-    if not whole_number(line.get("format")) or line["format"] != 1:
-        raise BadInput(f"{where}: format {line.get('format')!r} is not one this tool knows (1)")
+    check_format(line, where)
     problem = wrong_field(line, RAW_FIELDS)
     if problem is not None:
         raise BadInput(f"{where}: {line['id']}: {problem} (not a raw line run.py wrote)")
@@ -512,7 +510,7 @@ def failure(line):
 
 
 def say(message):
-    sys.stderr.write(f"{PROG}: {cli.printable(message)}\n")
+    cli.say(PROG, message)
 
 
 def main(argv=None) -> int:

@@ -88,7 +88,6 @@ the tokens of a prompt exactly (no tokenizer).
 import argparse
 import collections
 import math
-import sys
 import threading
 import time
 
@@ -387,8 +386,8 @@ class Account:
     def stopped(self, exc):
         """The exit code of a run stopped by --max-calls, after its lines
         (the summary too, even with --quiet: the stop is about spending)."""
-        sys.stderr.write(f"{self.prog}: {cli.printable(exc)}: the cases not done were not written; "
-                         "run the same command again to continue\n")
+        cli.say(self.prog, f"{exc}: the cases not done were not written; "
+                           "run the same command again to continue")
         self.report(always=True)
         return 1
 
@@ -397,8 +396,7 @@ class Account:
         holds only what went wrong)."""
         if self.quiet and not always:
             return
-        sys.stderr.write(f"{self.prog}: {cli.printable(summary(self.meter, self.prices))}\n")
-        sys.stderr.flush()
+        cli.say(self.prog, summary(self.meter, self.prices))
 
 
 def account(prog, client, args, provider, model, concurrency, environ):

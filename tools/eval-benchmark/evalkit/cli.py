@@ -70,7 +70,7 @@ class ArgumentParser(argparse.ArgumentParser):
         super().__init__(**kwargs)
 
     def error(self, message):
-        sys.stderr.write(f"{self.prog}: {printable(message)} (see --help)\n")
+        say(self.prog, f"{message} (see --help)")
         sys.exit(2)
 
 
@@ -118,18 +118,23 @@ def run(prog, argv, parse_args, command):
     try:
         return command(parse_args(argv))
     except BadInput as exc:
-        message = printable(exc)
+        message = exc
     except OSError as exc:
-        message = printable(describe_os_error(exc))
+        message = describe_os_error(exc)
     except KeyboardInterrupt:
-        sys.stderr.write(f"{prog}: interrupted\n")
+        say(prog, "interrupted")
         return 130
-    sys.stderr.write(f"{prog}: {message}\n")
-    return 2
+    return fail(prog, message)
 
 
 def fail(prog, message, code=2):
     """Print one line on stderr and return ``code``: for a refusal found
     outside an exception."""
-    sys.stderr.write(f"{prog}: {printable(message)}\n")
+    say(prog, message)
     return code
+
+
+def say(prog, message):
+    """``prog: message`` on stderr, as one printable line: every line the
+    scripts print there goes through here."""
+    sys.stderr.write(f"{prog}: {printable(message)}\n")

@@ -8,6 +8,18 @@ field must be. Scoring and asking both use it, so it imports nothing of
 either.
 """
 
+from . import BadInput, whole_number
+
+
+def check_format(record, where, known=1):
+    """Refuse a record (a line of a file a tool continues) of a format other
+    than ``known``: a whole number, as the tools write it (JSON's 1.0 is a
+    float, and true a bool, though Python finds both equal to 1)."""
+    if not whole_number(record.get("format")) or record["format"] != known:
+        raise BadInput(f"{where}: format {record.get('format')!r} is not one this tool knows "
+                       f"({known})")
+
+
 # The JSON types of wrong_field, and how a message names them.
 _TYPES = {"object": (dict, "an object"), "objects": (list, "a list of objects"),
           "list": (list, "a list"), "string": (str, "a string"),

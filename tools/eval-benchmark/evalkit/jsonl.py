@@ -54,9 +54,9 @@ _UNIQUE_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=
                                    object_pairs_hook=_object_of_unique_keys)
 
 # Only a text that escapes a surrogate can parse to a lone one: the walk
-# below is made for those alone.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+# below is made for those alone (evalkit/responses.py reads bodies so too).
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _NotText(ValueError):
@@ -68,7 +68,7 @@ def _parse(text, decoder=_DECODER):
     if text.startswith("\ufeff"):  # what json.loads says of it
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     value = decoder.decode(text)
-    if _SURROGATE_ESCAPE.search(text):
+    if SURROGATE_ESCAPE.search(text):
         place = _lone_surrogate(value, "")
         if place is not None:
             raise _NotText(f"{place or 'the document'} holds half of a surrogate pair on its "
@@ -80,12 +80,12 @@ def _lone_surrogate(value, place):
     """The place of the first string or key in ``value`` holding a lone
     surrogate (``questions[2].id``), or None."""
     if isinstance(value, str):
-        return place if _SURROGATE.search(value) else None
+        return place if SURROGATE.search(value) else None
     if isinstance(value, list):
         items = ((f"{place}[{n}]", item) for n, item in enumerate(value))
     elif isinstance(value, dict):
         for key in value:
-            if _SURROGATE.search(key):
+            if SURROGATE.search(key):
                 return f"{place}: a key" if place else "a key"
         items = ((f"{place}.{key}" if place else key, item) for key, item in value.items())
     else:

@@ -30,19 +30,18 @@ job (evalkit/siteqa.py, evalkit/atomscore.py).
 """
 
 import json
-import re
 
-# Only a body that escapes a surrogate can give a lone one. (A raw line that
-# holds one itself is refused when it is read: evalkit/jsonl.py.)
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+# Only a body that escapes a surrogate can give a lone one (a raw line that
+# holds one itself is refused when it is read): the patterns of the one
+# JSON reader.
+from .jsonl import SURROGATE, SURROGATE_ESCAPE
 
 
 def parse_received(text):
     """``json.loads(text)``, with every lone surrogate in its strings (keys
     too) replaced by U+FFFD. ValueError or RecursionError as json.loads."""
     doc = json.loads(text)
-    if _SURROGATE_ESCAPE.search(text):
+    if SURROGATE_ESCAPE.search(text):
         doc = _writable(doc)
     return doc
 
@@ -52,7 +51,7 @@ def _writable(value):
     by U+FFFD. (A pair that JSON escapes whole is read as one character and
     never gets here.)"""
     if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
+        return SURROGATE.sub("\ufffd", value)
     if isinstance(value, list):
         return [_writable(item) for item in value]
     if isinstance(value, dict):

@@ -35,7 +35,6 @@ earlier records in the lines that replace theirs.
 """
 
 import os
-import sys
 
 from . import BadInput, cli
 from .jsonl import LineWriter, dumps_line, read_resumable, write_atomic
@@ -46,7 +45,7 @@ from .runner import run_jobs
 def read_done(prog, path, key_of, belongs):
     """``{key: line}`` of the lines already in ``path`` (none if it is not there)."""
     done = {}
-    for number, line in read_resumable(path, lambda message: _say(prog, message)):
+    for number, line in read_resumable(path, lambda message: cli.say(prog, message)):
         where = f"{path}:{number}"
         belongs(where, line)
         key = key_of(line)
@@ -144,9 +143,6 @@ def exit_code(prog, failed, total, what):
     case(s) got no answer: a, b``, and 1."""
     if not failed:
         return 0
-    _say(prog, f"{len(failed)} of {total} {what}: {', '.join(failed)}")
+    cli.say(prog, f"{len(failed)} of {total} {what}: {', '.join(failed)}")
     return 1
 
-
-def _say(prog, message):
-    sys.stderr.write(f"{prog}: {cli.printable(message)}\n")

@@ -121,26 +121,7 @@ def render_markdown(result):
               "or for Accurate, with lookups, no factual atom resting on a section of "
               "the code: the unverified are left out).", ""]
     for evaluator in result["cross_evaluation"]["evaluators"]:
-        cells = first_cells(result, evaluator)
-        lines += [f"## Verified by: {inert(evaluator)}", "",
-                  f"The evaluator's tokens per answer: {per_answer(result, evaluator)}.", ""]
-        audit = audit_text(result, evaluator)
-        if audit:
-            lines += [inert(audit), ""]
-        lines += ["| Scenario | " + " | ".join(inert(g) for g in gens) + " |",
-                  "|---|" + "---|" * len(gens)]
-        for s in result["scenarios"]:
-            row = []
-            for g in gens:
-                c = cells.get((s["id"], g))
-                if c is None:
-                    row.append("–")
-                elif c["error"]:
-                    row.append("error")
-                else:
-                    row.append(" ".join(f"{SHORT[d]} {fmt(c['scores'][d]['score'])}" for d in DIMENSIONS))
-            lines.append(f"| {inert(s['id'])} | " + " | ".join(row) + " |")
-        lines.append("")
+        lines += evaluator_section(result, evaluator, gens)
     lines += ["## Cross-evaluation (mean score per evaluator and generator)", "",
               "| Evaluator | Generator | Responses | " + " | ".join(TITLES[d] for d in DIMENSIONS) + " |",
               "|---|---|--:|" + "--:|" * len(DIMENSIONS)]
@@ -173,6 +154,31 @@ def render_markdown(result):
     lines += ["", "## Provenance", ""] + [f"- {label}: {inert(text)}"
                                           for label, text in provenance_items(result)]
     return "\n".join(lines) + "\n"
+
+
+def evaluator_section(result, evaluator, gens):
+    """One evaluator's part of results.md: its tokens, its audit, and the
+    four scores of each scenario per generator."""
+    cells = first_cells(result, evaluator)
+    lines = [f"## Verified by: {inert(evaluator)}", "",
+             f"The evaluator's tokens per answer: {per_answer(result, evaluator)}.", ""]
+    audit = audit_text(result, evaluator)
+    if audit:
+        lines += [inert(audit), ""]
+    lines += ["| Scenario | " + " | ".join(inert(g) for g in gens) + " |",
+              "|---|" + "---|" * len(gens)]
+    for s in result["scenarios"]:
+        row = []
+        for g in gens:
+            c = cells.get((s["id"], g))
+            if c is None:
+                row.append("–")
+            elif c["error"]:
+                row.append("error")
+            else:
+                row.append(" ".join(f"{SHORT[d]} {fmt(c['scores'][d]['score'])}" for d in DIMENSIONS))
+        lines.append(f"| {inert(s['id'])} | " + " | ".join(row) + " |")
+    return lines + [""]
 
 
 def atomization_errors(result):

@@ -207,7 +207,6 @@ def score(question_files, raw_files, reviews_path=None, rules_date=None, history
             if question["id"] not in seen:
                 count(question, NOT_ASKED)
     ordered = [rows[q["id"]] for qset in sets for q in qset.questions if q["id"] in rows]
-    review_count = sum(len(r["verdicts"]) + (r["faulty"] is not None) for r in reviews.values())
     other_inputs = [(path, "raw") for path in raw_files] + \
         [(path, role) for path, role in ((reviews_path, "reviews"), (history_path, "history"))
          if path]
@@ -215,30 +214,40 @@ def score(question_files, raw_files, reviews_path=None, rules_date=None, history
         "format": 1,
         "suite": "site-qa",
         "measures": list(MEASURES),
-        "provenance": provenance(sets, facts, reviews_path, review_count, rules, other_inputs),
+        "provenance": provenance(sets, facts, reviews_path, reviews, rules, other_inputs),
         "groups": tally.groups([qset.set for qset in sets]),
         "faulty": [{"id": row["id"], "reason": reviews[row["id"]]["faulty"]}
                    for row in ordered if row["faulty"]],
-        "review_coverage": {
-            "required": tally.review_required,
-            "reviewed": tally.review_required - tally.review_missing,
-            "missing": [row["id"] for row in ordered
-                        if row["review_required"] and not row["reviewed"]]},
+        "review_coverage": review_coverage(tally, ordered),
         "questions": ordered,
     }
     if rules.sampled_review:
-        result["sampled_review"], drawn = sampled_review(candidates,
-                                                         [qset.set for qset in sets])
-        incomplete = {item["id"] for item in result["sampled_review"]["coverage"]["missing"]}
-        for row in ordered:
-            # A sampled answer is reviewed once every measure that applies
-            # has an entry (evalkit/sampling.py); the others as before.
-            row["sampled"] = row["id"] in drawn
-            if row["sampled"]:
-                row["reviewed"] = row["id"] not in incomplete
+        result["sampled_review"] = mark_sample(ordered, candidates, [qset.set for qset in sets])
     if history_path:
         result["history"] = load_history(history_path)
     return result
+
+
+def review_coverage(tally, rows):
+    """How many answers the rubric requires a person to read, how many have
+    a review entry, and the ids of those without one."""
+    return {"required": tally.review_required,
+            "reviewed": tally.review_required - tally.review_missing,
+            "missing": [row["id"] for row in rows if row["review_required"] and not row["reviewed"]]}
+
+
+def mark_sample(rows, candidates, set_order):
+    """The ``sampled_review`` block drawn from ``candidates`` (rules of
+    2026-12-02: evalkit/sampling.py), each row marked ``sampled`` or not. A
+    sampled answer is ``reviewed`` once every measure that applies has an
+    entry; the others keep what make_row said."""
+    block, drawn = sampled_review(candidates, set_order)
+    incomplete = {item["id"] for item in block["coverage"]["missing"]}
+    for row in rows:
+        row["sampled"] = row["id"] in drawn
+        if row["sampled"]:
+            row["reviewed"] = row["id"] not in incomplete
+    return block
 
 
 def listed_in_table(row):
@@ -300,7 +309,7 @@ class RunFacts:
             self.dates.add(answer["started_at"][:10])
 
 
-def provenance(sets, facts, reviews_path, review_count, rules, other_inputs):
+def provenance(sets, facts, reviews_path, reviews, rules, other_inputs):
     """Where the numbers come from: the runs as their raw lines describe
     them, the question files, the reviews, the rules' date, the scorer
     version those rules' output is (evalkit/rulebook.py),
@@ -324,7 +333,8 @@ def provenance(sets, facts, reviews_path, review_count, rules, other_inputs):
         "cases": [{"file": os.path.basename(qset.path), "set": qset.set,
                    "sha256": qset.sha256} for qset in sets],
         "reviews": {"file": os.path.basename(reviews_path) if reviews_path else None,
-                    "entries": review_count},
+                    "entries": sum(len(r["verdicts"]) + (r["faulty"] is not None)
+                                   for r in reviews.values())},
         "decline_list_date": rules.date,
         "scorer": {"tool": SCORER, "version": rules.version},
         "inputs": [{"file": os.path.basename(qset.path), "role": "questions",

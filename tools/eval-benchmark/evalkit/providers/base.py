@@ -179,8 +179,7 @@ class Client:
             raise
         except http.Interrupted:  # Ctrl-C came before the next attempt went
             self.meter.ended(None)
-            raise CallInterrupted(f"{self.name}: interrupted ({self.where(url)})",
-                                  attempts) from None
+            raise self.interrupted(url, attempts) from None
 
     def attempt(self, url, headers_for_attempt, data, timeout, estimate, attempts, rng, start):
         """One attempt: ``(document, raw, usage, None)`` on success, ``(..., wait)``
@@ -216,7 +215,7 @@ class Client:
                 self.limiter.release(ticket, throttled, tokens)
             self.meter.attempt(throttled, waited)
         if response is None and attempt["error"] == "interrupted":
-            raise CallInterrupted(f"{self.name}: interrupted ({self.where(url)})", attempts)
+            raise self.interrupted(url, attempts)
         failure = Failure(retryable=True, fatal=False) if response is None else \
             self.failure_of(status, response["headers"], raw or "")
         headers = response["headers"] if response else {}
@@ -227,6 +226,10 @@ class Client:
         if why_not is not None:
             raise self.error(url, attempt, failure, why_not, attempts, raw)
         return None, None, None, wait
+
+    def interrupted(self, url, attempts):
+        """The CallInterrupted of a call Ctrl-C cut, with what it sent."""
+        return CallInterrupted(f"{self.name}: interrupted ({self.where(url)})", attempts)
 
     def long_wait_line(self, url, status, wait):
         return (f"{self.name}: HTTP {status}: the server asks to wait {wait.asked:g} s, over the "

@@ -146,7 +146,7 @@ class Atomizing(EnvTestCase):
         self.assertEqual(line["variant"], "openai:gen-1")
         self.assertEqual(line["evaluator"]["provider"], "anthropic")
         self.assertEqual(line["evaluator"]["model"], "judge-1")
-        self.assertEqual(line["evaluator"]["prompt"], "atomize-v1")
+        self.assertEqual(line["evaluator"]["prompt"], "atomize-v3")  # --cases: it knows where
         self.assertEqual(len(line["evaluator"]["prompt_sha256"]), 64)
         self.assertIsNone(line["error"])
         self.assertEqual(validate({"atoms": line["atoms"]})[1], [])

@@ -7,10 +7,17 @@
 For every delivered answer in RAW (scenario lines written by run.py), the
 evaluator receives the question, the topic vocabulary (from --cases) and the
 response verbatim between delimiters, through the versioned prompt
-(prompts/atomize-v1.md, its sha256 recorded), and returns atoms (evalkit/atoms.py).
+(prompts/atomize-v3.md with --cases: it also names the city and the address,
+as the generator was told them; atomize-v2 with --lookups; atomize-v1 without
+a scenario file; its sha256 recorded), and returns atoms (evalkit/atoms.py).
 A reply that breaks the atoms schema gets one repair request; if that fails
 too, the answer is recorded with its error and no atoms. An empty list of
 atoms is such a break for an answer of 20 words or more (evalkit/atoms.py).
+
+The evaluator: --provider and --model, else BENCH_PROVIDER and BENCH_MODEL;
+with none of them the spec's default, Claude (DEFAULT_EVALUATOR:
+anthropic, claude-sonnet-4-5), which needs ANTHROPIC_API_KEY and is
+refused (exit 2) without it.
 
 Generator != evaluator: refused (exit 2) when the evaluator's model is of the
 family of a generator in RAW, whatever the provider, snapshot date, version
@@ -56,10 +63,14 @@ from evalkit.fields import check_format, wrong_field  # noqa: E402
 from evalkit.jsonl import iter_jsonl  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
 from evalkit.responses import answer_text  # noqa: E402
-from evalkit.scenarios import load_scenarios  # noqa: E402
+from evalkit.scenarios import load_scenarios, place_of  # noqa: E402
 from evalkit.textmatch import visible  # noqa: E402
 
 PROG = "atomize.py"
+# The spec: the evaluator is configurable and defaults to Claude. This is the
+# model used when neither --provider nor BENCH_PROVIDER names one; it needs
+# ANTHROPIC_API_KEY like any Anthropic model, and is recorded like any other.
+DEFAULT_EVALUATOR = ("anthropic", "claude-sonnet-4-5")
 MAX_PROBLEMS_SHOWN = 12
 # The fields of an atoms line that atomize.py reads when it continues ATOMS,
 # and their types (fields.wrong_field).
@@ -75,14 +86,20 @@ def parse_args(argv):
                                 epilog=schemas.ATOMIZE_HELP)
     parser.add_argument("raw", help="raw answers (run.py output, suite scenario)")
     parser.add_argument("out", help="the atoms JSON Lines file to write or continue")
-    parser.add_argument("--provider", help="the evaluator's provider (default: BENCH_PROVIDER)")
-    parser.add_argument("--model", help="the evaluator's model (default: BENCH_MODEL)")
+    parser.add_argument("--provider", help="the evaluator's provider (default: BENCH_PROVIDER; "
+                                           "with no provider and no model configured, "
+                                           f"{DEFAULT_EVALUATOR[0]}, as the spec says)")
+    parser.add_argument("--model", help="the evaluator's model (default: BENCH_MODEL; with no "
+                                        f"provider and no model configured, {DEFAULT_EVALUATOR[1]})")
     parser.add_argument("--cases", help="the scenario file: question and topic vocabulary")
-    parser.add_argument("--prompt", help="versioned prompt (default atomize-v1, or atomize-v2 "
-                                         "with --lookups)")
+    parser.add_argument("--prompt", help="versioned prompt (default atomize-v3 with --cases, "
+                                         "atomize-v2 with --lookups, atomize-v1 without --cases)")
     parser.add_argument("--lookups", action="store_true",
                         help="the evaluator looks each claim up in the city's code (tools, or "
                              "the passages found when the model takes none); needs --cases")
+    parser.add_argument("--passages", action="store_true",
+                        help="--lookups without tools: the passages the code's search finds for "
+                             "the question go in the prompt (for a model that never calls tools)")
     parser.add_argument("--corpus", help="--lookups: the corpus file (default: the one in code/ "
                                          "beside the --cases file)")
     count = cli.number(minimum=1, maximum=1000, integer=True)
@@ -158,26 +175,49 @@ def check_line(where, line, evaluator):
     check_format(line, where)
 
 
-def check_families(where, target, provider, model):
+def check_families(where, line, provider, model, served=None):
     """Refuse an evaluator of the generator's model family: the spec forbids
-    self-evaluation, and a snapshot or a route of a model is that model."""
-    shared = same_family(target.get("model"), model)
-    if shared is not None:
-        raise BadInput(f"{where}: the generator {variant_of(target)} and the evaluator "
-                       f"{provider}:{model} are one model family ({shared}); the spec forbids "
-                       "self-evaluation: choose an evaluator of another family")
+    self-evaluation, and a snapshot or a route of a model is that model.
+    Each side is the model asked for and the one its server reported
+    (``served``, the raw line's ``response.model``): a local server answers
+    with the model it serves, whatever name was asked for."""
+    target = line["target"]
+    generators = [name for name in (target.get("model"), reported_model(line)) if name]
+    evaluators = [name for name in (model, served) if name]
+    for generator in generators:
+        for evaluator in evaluators:
+            shared = same_family(generator, evaluator)
+            if shared is None:
+                continue
+            reported = "".join(f" ({side} server reported {name})" for side, name, asked in (
+                ("the generator's", generator, target.get("model")),
+                ("the evaluator's", evaluator, model)) if name != asked)
+            raise BadInput(f"{where}: the generator {variant_of(target)} and the evaluator "
+                           f"{provider}:{model} are one model family ({shared}){reported}; the "
+                           "spec forbids self-evaluation: choose an evaluator of another family")
+
+
+def reported_model(line):
+    """The model the generator's server said answered (run.py's ``response.model``)."""
+    response = line.get("response")
+    model = response.get("model") if isinstance(response, dict) else None
+    return model if isinstance(model, str) and model else None
 
 
 def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeout,
-                lookups=None):
-    """Atoms for one answer: ``(atoms or None, error or None, calls)``; with
+                lookups=None, where=None):
+    """Atoms for one answer: ``(atoms or None, error or None, calls, the
+    model the server reported or None)``; with
     ``lookups`` (evalkit.evallookup.AnswerLookups) the evaluator looks the
-    code up first."""
+    code up first. ``where`` (scenarios.place_of) is the city and address,
+    given in every mode as the generator was given them."""
     topic_text = ", ".join(sorted(topics)) if topics else "short lower-case topic names"
     repair = ""
+    place = {"where": where} if where else {}
 
     def fill(extra):
-        return prompt.fill(question=question, topics=topic_text, response=text, **extra) + repair
+        return prompt.fill(question=question, topics=topic_text, response=text,
+                           **dict(place, **extra)) + repair
     user = fill(lookups.prompt_fields() if lookups else {})
     schema = reply_schema(topics)
     calls = []
@@ -197,21 +237,22 @@ def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeo
             if exc.interrupted:  # Ctrl-C: no line, so the same command atomizes it again
                 raise
             calls.append({"attempts": exc.attempts, "reply": exc.raw, "usage": None})
-            return None, str(exc), calls
+            return None, str(exc), calls, None
         calls += made
         if reply.data is None:
             problems = [reply.problem or "no JSON object in the reply"]
         else:
             atoms, problems = validate(reply.data, topics, answer=text)
             if not problems:
-                return atoms, None, calls
+                return atoms, None, calls, reply.model
         if turn == 0:
             shown = "; ".join(problems[:MAX_PROBLEMS_SHOWN])
             repair = ("\n\nYour previous reply was rejected by the validator: " + shown +
                       "\nReply again with the corrected JSON object only, following the field "
                       "rules above exactly.")
             user = fill(lookups.prompt_fields() if lookups else {})
-    return None, "atoms rejected after one repair: " + "; ".join(problems[:MAX_PROBLEMS_SHOWN]), calls
+    return (None, "atoms rejected after one repair: " + "; ".join(problems[:MAX_PROBLEMS_SHOWN]),
+            calls, reply.model)
 
 
 def progress_text(record):
@@ -221,9 +262,20 @@ def progress_text(record):
     return f"{record['id']} {record['variant']} {state}"
 
 
+def default_prompt(cases, corpus):
+    """atomize-v2 looks claims up in the code; atomize-v3 tells the evaluator
+    the city and the address without it; atomize-v1, for answers without a
+    scenario file, knows neither."""
+    if corpus is not None:
+        return "atomize-v2"
+    return "atomize-v3" if cases is not None else "atomize-v1"
+
+
 def lookup_corpus(args, cases):
     """The code the evaluator looks claims up in (--lookups), or None."""
     if not args.lookups:
+        if args.passages:
+            raise BadInput("--passages is a way of --lookups: give both")
         return None
     if cases is None:
         raise BadInput("--lookups needs --cases: the scenarios name the city and the address")
@@ -237,7 +289,7 @@ def plan_jobs(work, cases, args, provider, model):
     jobs = {}
     for where, line, text in work:
         variant = variant_of(line["target"])
-        check_families(where, line["target"], provider, model)
+        check_families(where, line, provider, model)
         if cases and line["id"] not in cases.by_id:
             raise BadInput(f"{where}: {line['id']} is not a scenario of {args.cases}")
         if evaluation_key(line["id"], variant, 0) in jobs:
@@ -251,7 +303,8 @@ def atomize_all(args):
     # A provider that cannot be configured is the user's to fix, like a bad
     # file; the ProviderError of a failed call is recorded in the atoms line.
     try:
-        provider, model = providers.resolve(args.provider, args.model, os.environ)
+        provider, model = providers.resolve(args.provider, args.model, os.environ,
+                                            default=DEFAULT_EVALUATOR)
         if provider == "manual":
             raise BadInput("the evaluator must be a model: manual answers cannot evaluate")
         client = providers.get(provider, os.environ)
@@ -260,7 +313,7 @@ def atomize_all(args):
     account = budget.account(PROG, client, args, provider, model, args.concurrency, os.environ)
     cases = load_scenarios(args.cases) if args.cases else None
     corpus = lookup_corpus(args, cases)
-    prompt = prompts.load(args.prompt or ("atomize-v2" if corpus else "atomize-v1"))
+    prompt = prompts.load(args.prompt or default_prompt(cases, corpus))
     work, missing = answers_to_atomize(args.raw, args.limit)
     jobs = plan_jobs(work, cases, args, provider, model)
     evaluator = evaluator_block(provider, model, prompt)
@@ -274,14 +327,21 @@ def atomize_all(args):
 
     def job(item):
         line, text, k = item
-        question = cases.by_id[line["id"]]["question"] if cases else line.get("question", "")
-        lookups = AnswerLookups(corpus, os.path.basename(corpus.path),
-                                cases.by_id[line["id"]]) if corpus else None
-        atoms, error, calls = atomize_one(client, model, prompt, question, topics, text,
-                                          args.max_tokens, args.timeout, lookups)
+        case = cases.by_id[line["id"]] if cases else None
+        question = case["question"] if case else line.get("question", "")
+        lookups = AnswerLookups(corpus, os.path.basename(corpus.path), case,
+                                tools=not args.passages) if corpus else None
+        atoms, error, calls, served = atomize_one(client, model, prompt, question, topics, text,
+                                                  args.max_tokens, args.timeout, lookups,
+                                                  place_of(case) if case else None)
+        # Checked again with the model the server says answered, before the
+        # line is written: the run stops (exit 2) rather than keep its atoms.
+        check_families(evaluation_key(line["id"], variant_of(line["target"]), k), line,
+                       provider, model, served)
         record = {"format": 1, "id": line["id"], "variant": variant_of(line["target"]),
                   "generator": {k2: line["target"].get(k2) for k2 in ("kind", "provider", "model")},
-                  "repeat": k, "evaluator": evaluator, "atoms": atoms, "error": error,
+                  "repeat": k, "evaluator": evaluator, "served_model": served,
+                  "atoms": atoms, "error": error,
                   "response_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
                   "calls": calls, "run": run_block}
         if lookups is not None:
@@ -299,12 +359,24 @@ def atomize_all(args):
             records = resume.run(PROG, args.out, jobs, **common)
     except budget.CallLimitReached as exc:
         return account.stopped(exc)
+    looked_nothing_up = no_lookups(records.values())
+    if looked_nothing_up and not args.quiet:
+        cli.say(PROG, f"{len(looked_nothing_up)} of {len(records)} answer(s): the evaluator was "
+                      "offered the lookups and made none, so nothing it says rests on a lookup: "
+                      f"{', '.join(looked_nothing_up)} (a model that never calls tools: --passages)")
     if missing and not args.quiet:
         cli.say(PROG, f"{len(missing)} line(s) had no answer to atomize: {', '.join(missing)}")
     failed = [key for key, record in records.items() if record.get("error")]
     code = resume.exit_code(PROG, failed, len(jobs), "answer(s) could not be atomized")
     account.report()
     return code
+
+
+def no_lookups(records):
+    """The evaluations in which the evaluator had the tools and made no lookup."""
+    return sorted(key_of(r) for r in records
+                  if isinstance(r.get("lookups"), dict) and r["lookups"].get("mode") == "tools"
+                  and not r["lookups"].get("calls") and r.get("atoms") is not None)
 
 
 def merge_retry(old, new):

@@ -148,6 +148,17 @@ def user_text(case):
     return case["question"] + ("\n\n" + "\n".join(where) if where else "")
 
 
+def place_of(case):
+    """Where a scenario's question is, as the evaluator's prompt says it:
+    the city, and the address when the scenario names one.
+
+    >>> place_of({"jurisdiction": "Riverton", "address": "88 SW Bramblecrest Loop, Riverton"})
+    'Riverton, at 88 SW Bramblecrest Loop, Riverton'
+    """
+    city = case.get("jurisdiction") or "the city the question names"
+    return f"{city}, at {case['address']}" if case.get("address") else city
+
+
 def _check_key(key, must, address, bad):
     """A reference key's shape: every must-cover topic and no other, each a
     non-empty list of facts with a section and a quote of it."""

@@ -214,6 +214,9 @@ ATOMS LINE (atomize.py output, one per answer, evaluator and repeat, format 1)
   repeat            0.. (atomize.py --repeat K)
   evaluator         provider, model, prompt, prompt_sha256; never of the
                     generator's model family (evalkit/families.py)
+  served_model      the model the evaluator's server reported (null when no reply
+                    came); it may not be of the generator's family either, nor of
+                    the model the generator's server reported
   atoms             null on error, else a list of atoms with exactly:
                     text, correctness (correct, correct-vague, correct-action,
                     correct-judg, correct-range, hedge-correct, vague-correct,
@@ -228,9 +231,10 @@ ATOMS LINE (atomize.py output, one per answer, evaluator and repeat, format 1)
   run               run_id, tool, tool_version, git_commit, git_dirty, python,
                     raw_file, cases_sha256
   lookups           only with --lookups: mode ("tools", or "passages" when the model
-                    takes no tools), corpus and corpus_sha256 of the code file,
-                    calls (every lookup in order: tool, input, output, error), and
-                    for passages sections (the ids put in the prompt)
+                    takes no tools or --passages asked for them), corpus and
+                    corpus_sha256 of the code file, calls (every lookup in order:
+                    tool, input, output, error), and for passages sections (the
+                    ids put in the prompt) and why (why passages were given)
   earlier_errors, redone   only in a line atomized again by --retry-errors: the
                     earlier lines' errors, and true (its calls come first in calls)"""
 

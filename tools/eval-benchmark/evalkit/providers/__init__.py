@@ -47,14 +47,17 @@ PROVIDER_VARS = ("BENCH_PROVIDER", "PERMIT_AI_PROVIDER")
 MODEL_VARS = ("BENCH_MODEL", "PERMIT_AI_MODEL")
 
 
-def resolve(provider, model, environ):
-    """``(provider, model)`` from flags, then BENCH_*, then PERMIT_AI_*.
+def resolve(provider, model, environ, default=None):
+    """``(provider, model)`` from flags, then BENCH_*, then PERMIT_AI_*, then
+    ``default`` (a ``(provider, model)`` pair) when neither is configured.
 
     Raises ProviderError (the caller exits 2) when none is configured."""
     for var in PROVIDER_VARS:
         provider = provider or environ.get(var) or None
     for var in MODEL_VARS:
         model = model or environ.get(var) or None
+    if not provider and not model and default:
+        provider, model = default
     if not provider:
         raise ProviderError("no provider configured: pass --provider or set BENCH_PROVIDER "
                             f"({', '.join(NAMES)})")

@@ -108,6 +108,11 @@ class Client:
         """True when ``exc`` says the server or model takes no tools."""
         return False
 
+    def unreadable_answer(self, req, doc):
+        """True when a round that called no tool answered outside the format
+        asked for, because that round could not ask for it (openai.py)."""
+        return False
+
     def usage_of(self, doc):
         """The usage_record of a success body."""
         return usage_record(None, None, None)

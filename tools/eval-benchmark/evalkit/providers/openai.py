@@ -33,9 +33,10 @@ DEFAULT_BASE = "https://api.openai.com/v1"
 # 'invalid model ID'.
 _NO_MODEL = re.compile(r"\bmodel\b.*\b(not found|does not exist)|\binvalid model\b", re.IGNORECASE)
 # A server that refuses the response_format sent: llama.cpp, LM Studio and
-# others name the field or the type, and say it is not supported or must be another.
+# others name the field or the type, and say it is not supported or must be
+# another; llama-cpp-python's FastAPI says it "should be" 'text' or 'json_object'.
 _JSON_MODE_REFUSED = re.compile(r"json_schema|json_object|response_format", re.IGNORECASE)
-_REFUSAL = re.compile(r"not supported|unsupported|not implemented|unknown|must be|"
+_REFUSAL = re.compile(r"not supported|unsupported|not implemented|unknown|must be|should be|"
                       r"is not one of|only supports|not allowed|invalid value", re.IGNORECASE)
 # A server or model that takes no tools: Ollama's "... does not support tools",
 # vLLM's '"auto" tool choice requires --enable-auto-tool-choice', llama.cpp's
@@ -167,6 +168,10 @@ class OpenAI(Client):
 
     def tools_body(self, req, tools):
         body = self.body(req)
+        # JSON only where no tool can be called (force_answer): offered tools
+        # and asked for a JSON reply at once, a model writes its "call" as
+        # JSON text instead of calling (Qwen2.5 on llama.cpp, every time).
+        body.pop("response_format", None)
         body["tools"] = [{"type": "function",
                           "function": {"name": t["name"], "description": t["description"],
                                        "parameters": t["input"]}} for t in tools]
@@ -175,6 +180,22 @@ class OpenAI(Client):
 
     def force_answer(self, body, req):
         body["tool_choice"] = "none"
+        if "response_format" in self.body(req):
+            body["response_format"] = self.body(req)["response_format"]
+
+    def unreadable_answer(self, req, doc):
+        if req.schema is None:
+            return False
+        try:
+            text = doc["choices"][0]["message"].get("content")
+        except (KeyError, IndexError, TypeError, AttributeError):
+            return False  # reply_of says what is wrong with the body
+        return isinstance(text, str) and parse_json_text(text)[0] is None
+
+    def ask_for_answer(self, body, doc, note):
+        body["messages"].append({"role": "assistant",
+                                 "content": doc["choices"][0]["message"]["content"]})
+        body["messages"].append({"role": "user", "content": note})
 
     def tool_calls(self, req, doc):
         try:
@@ -192,9 +213,25 @@ class OpenAI(Client):
 
     def add_results(self, body, doc, calls, note):
         message = doc["choices"][0]["message"]
-        body["messages"].append({"role": "assistant", "content": message.get("content"),
-                                 "tool_calls": message["tool_calls"]})
+        # What every server takes back: a text content, never null
+        # (llama-cpp-python's server answers null with HTTP 500), and the
+        # arguments of a malformed call as "{}" (vLLM, llama.cpp and SGLang
+        # answer a history holding them with HTTP 400); the exchange keeps
+        # the reply as received, and the model gets the call's error.
+        malformed = {c["id"] for c in calls if c["error"] is not None}
+        body["messages"].append({"role": "assistant", "content": message.get("content") or "",
+                                 "tool_calls": [sent_back(c, malformed)
+                                                for c in message["tool_calls"]]})
         body["messages"] += [{"role": "tool", "tool_call_id": c["id"], "content": c["result"]}
                              for c in calls]
         if note:
             body["messages"].append({"role": "user", "content": note})
+
+
+def sent_back(call, malformed):
+    """A tool call of the model's as the history sends it back: its
+    arguments replaced by ``{}`` when they were not a JSON object."""
+    if not isinstance(call, dict) or call.get("id") not in malformed:
+        return call
+    function = dict(call.get("function") or {}, arguments="{}")
+    return dict(call, function=function)

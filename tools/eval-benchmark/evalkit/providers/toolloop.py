@@ -10,7 +10,11 @@ model answers without a lookup. The final reply is read as the plain ``call``
 reads it: with a schema, ``data`` is the answer in that format (Anthropic
 and Bedrock: a call of the answer tool ``request.schema_name``, offered
 beside the lookups, which the model must call to finish; OpenAI-compatible:
-the JSON text of ``response_format``).
+the JSON text of ``response_format``, asked for only in a round where no
+tool can be called: a model asked for JSON while offered tools writes its
+"call" as JSON text, as Qwen2.5 on llama.cpp's server did every time; an
+answer given in a round offered tools that is not the JSON asked for gets one
+more round with no tool to call and the format asked for).
 
 The ``ToolReply`` returned is a ``Reply`` whose ``usage`` is summed over
 every round (``reported`` only when every round reported; else the numbers
@@ -33,7 +37,10 @@ Anthropic's ``tool_choice: none`` without a schema; OpenAI-compatible:
 ``tool_choice: "none"``). A model that calls a lookup even then gets no
 answer: the reply has ``data`` None and ``problem`` saying so. A malformed
 call (no name, arguments that are not a JSON object) is answered to the
-model with an error result and the loop goes on; a call of an unknown tool
+model with an error result and the loop goes on (OpenAI-compatible: the
+history sent back carries ``{}`` for such arguments, since vLLM, llama.cpp
+and SGLang answer a history holding them with HTTP 400; the exchange keeps
+what the model sent); a call of an unknown tool
 is given to ``run_tool``, whose error text the model gets.
 
 ``ToolsUnsupported`` (a ProviderError, not fatal) is raised when the model
@@ -110,6 +117,12 @@ def rounds(client, req, body, run_tool, max_rounds, exchange):
                   "reply": raw, "usage": usage, "tool_calls": []}
         exchange.append(record)
         calls = client.tool_calls(req, doc)
+        if not calls and number < max_rounds and client.unreadable_answer(req, doc):
+            # Its answer came in a round offered tools, where a JSON-only
+            # reply cannot be asked for: ask once more with no tool to call.
+            client.ask_for_answer(body, doc, ANSWER_NOW)
+            client.force_answer(body, req)
+            continue
         if not calls or number == max_rounds:
             return ToolReply(final_reply(client, req, doc, raw, attempts, usage, calls,
                                          max_rounds), exchange)

@@ -322,7 +322,7 @@ def atomize_all(args):
     commit, dirty = git_state()
     run_block = {"run_id": uuid.uuid4().hex, "tool": PROG, "tool_version": VERSION,
                  "git_commit": commit, "git_dirty": dirty, "python": python_version(),
-                 "raw_file": os.path.basename(args.raw),
+                 "raw_file": os.path.basename(args.raw), "url": getattr(client, "base", None),
                  "cases_sha256": cases.sha256 if cases else None}
 
     def job(item):

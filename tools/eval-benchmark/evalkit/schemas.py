@@ -229,7 +229,8 @@ ATOMS LINE (atomize.py output, one per answer, evaluator and repeat, format 1)
   calls             every call: attempts (as in a raw line), reply (the body as
                     received), usage (as in a raw line; null for a failed call)
   run               run_id, tool, tool_version, git_commit, git_dirty, python,
-                    raw_file, cases_sha256
+                    raw_file, cases_sha256, url (the evaluator's API base: a
+                    loopback one is a model served on this machine)
   lookups           only with --lookups: mode ("tools", or "passages" when the model
                     takes no tools or --passages asked for them), corpus and
                     corpus_sha256 of the code file, calls (every lookup in order:

@@ -3,6 +3,11 @@
 
     python tools/eval-benchmark/reproduce.py FOLDER
 
+FOLDER is a published quarter (below) or a published scenario run, whose
+MANIFEST.json says ``"suite": "scenario"`` (evalkit/scenario_run.py: its
+inputs checked, scored again, every output compared byte for byte, the
+detail pages too).
+
 Checks the folder first: it holds regular files only (a symbolic link, a
 FIFO, a device or a subfolder in it, or a folder that is itself a link, is
 refused before anything is read: evalkit/quarter.py). Then checks every file
@@ -42,7 +47,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import BadInput, cli, one_line, siteqa  # noqa: E402
+from evalkit import BadInput, cli, one_line, scenario_run, siteqa  # noqa: E402
 from evalkit.quarter import load_manifest, open_regular  # noqa: E402
 
 PROG = "reproduce.py"
@@ -129,6 +134,8 @@ def rescored_outputs(result):
 
 def reproduce_command(args):
     folder = args.folder
+    if scenario_run.is_scenario_manifest(folder):
+        return reproduce_scenario_run(folder)
     manifest = load_manifest(folder)
     listed = manifest["files"]
     lines, ok = check_inputs(folder, listed)
@@ -171,6 +178,33 @@ def reproduce_command(args):
                               f"{len(missing)} of {sample['sampled']} sampled passes lack a "
                               f"review entry (first: {first['id']} {first['measures'][0]})"
                               + ("" if ok else "; and see the lines marked differs"), code=1)
+    cli.say(PROG, f"{folder}: " + ("every file verified and identical" if ok else
+                                   "NOT reproduced: see the lines marked differs"))
+    return 0 if ok else 1
+
+
+def reproduce_scenario_run(folder):
+    """A published scenario run (evalkit/scenario_run.py): its files
+    checked, its inputs scored again, every output compared byte for byte."""
+    scenario_run.check_tree(folder)
+    manifest = scenario_run.load(folder)
+    listed = manifest["files"]
+    lines, ok = scenario_run.check_inputs(folder, manifest)
+    try:
+        fresh = scenario_run.rescored(folder, manifest)
+    except BadInput as exc:
+        return cannot_rescore(lines, folder, exc)
+    except OSError as exc:
+        return cli.fail(PROG, f"cannot check {folder}: {cli.describe_os_error(exc)}")
+    for name in sorted(n for n, e in listed.items() if e["role"] == "output"):
+        more, same = compare_output(folder, name, listed[name], fresh.get(name))
+        lines += more
+        ok = ok and same
+    for name in sorted(fresh):
+        if listed.get(name, {}).get("role") != "output":
+            lines.append(f"differs    {name} (the scorer writes it; not in MANIFEST.json)")
+            ok = False
+    print("\n".join(lines))
     cli.say(PROG, f"{folder}: " + ("every file verified and identical" if ok else
                                    "NOT reproduced: see the lines marked differs"))
     return 0 if ok else 1

@@ -35,7 +35,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import BadInput, cli, schemas  # noqa: E402
-from evalkit import scenario_pages, scenario_score, siteqa  # noqa: E402
+from evalkit import scenario_pages, scenario_run, scenario_score, siteqa  # noqa: E402
 from evalkit.cases import OtherSuite  # noqa: E402
 from evalkit.htmlpage import render_pages  # noqa: E402
 from evalkit.jsonl import dumps_file, iter_jsonl, write_all_atomic  # noqa: E402
@@ -72,6 +72,11 @@ def parse_args(argv):
     parser.add_argument("--jargon", help="scenario suite: the jargon table "
                                          "(default: jargon.json beside the scenario file)")
     parser.add_argument("--html-dir", help="scenario suite: write the dashboard and detail pages here")
+    parser.add_argument("--publish", metavar="FOLDER",
+                        help="scenario suite: publish the run into FOLDER (inputs copied, outputs, "
+                             "MANIFEST.json), for reproduce.py FOLDER to re-score byte for byte")
+    parser.add_argument("--replace", action="store_true",
+                        help="--publish: replace a run already published in FOLDER")
     parser.add_argument("--example", action="store_true",
                         help="label the results an example (run.status not_run), e.g. a run "
                              "against loopback stand-ins")
@@ -113,6 +118,13 @@ def score_scenarios(args):
     raws = [f for f in lines if f not in atoms]
     if not raws or not atoms:
         raise BadInput("give the raw answers (run.py) and the atoms (atomize.py)")
+    if args.publish:
+        if args.example:
+            raise BadInput("--publish is for a recorded run, never an --example")
+        names = scenario_run.publish(args.publish, cases[0], raws, atoms, force=args.replace)
+        cli.say(PROG, f"published {len(names)} files into {args.publish}; check it with: "
+                      f"python3 tools/eval-benchmark/reproduce.py {args.publish}")
+        return 0
     folder = os.path.dirname(cases[0])
     result = scenario_score.score(scenarios, raws, atoms,
                                   args.sources or os.path.join(folder, "sources.json"),

@@ -23,6 +23,14 @@ of ``rpm`` requests a minute holding at most ``burst``; a request past it is
 answered 429 in the API's shape with ``retry-after`` (whole seconds until
 the next token, at least 1), and counted in ``throttled``.
 
+Every success body says it comes from a stand-in: ``"stand_in": true`` at its
+top level, a field no real API sends, so that ai_eval.py labels a run it
+answered ``example`` (evalkit/resultfile.py). The ``model`` it reports is the
+one asked for, as Ollama and llama.cpp's server report it. To play a real
+model server on this machine (a local run), pass ``stand_in=False`` and,
+for a server that reports another name than the one asked for,
+``served_model="..."``.
+
 Tool use, in each API's own shape: a reply of ``calling((id, name,
 arguments), ...)`` is a turn in which the model calls those tools (OpenAI's
 ``tool_calls`` with the arguments as a JSON text, Anthropic's ``tool_use``
@@ -77,16 +85,22 @@ USAGE = {"openai": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens":
          "bedrock": {"inputTokens": 11, "outputTokens": 7, "totalTokens": 18}}
 
 
-def success(flavour, request, content, stop=None, usage=True):
+def success(flavour, request, content, stop=None, usage=True, stand_in=True, served_model=None):
     """The API's success body for ``content`` (a str, or a dict for a tool/JSON reply).
     ``usage``: True for USAGE, a dict for another usage object, or None for
-    none (a server that reports no usage: llama.cpp's older builds, say)."""
+    none (a server that reports no usage: llama.cpp's older builds, say).
+    ``stand_in``: the body says it is a stand-in's; ``served_model``: the
+    model it reports instead of the one asked for (Bedrock reports none)."""
     body = _success(flavour, request, content, stop)
     usage = json.loads(json.dumps(USAGE[flavour])) if usage is True else usage
     if usage is None:
         del body["usage"]
     else:
         body["usage"] = usage
+    if served_model is not None and "model" in body:
+        body["model"] = served_model
+    if stand_in:
+        body["stand_in"] = True
     return body
 
 
@@ -288,8 +302,9 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(scripted["status"], scripted.get("headers", {}), scripted["body"],
                               scripted.get("delay", 0.0))
         content = server.reply(request)
-        return self._send(200, {}, success(server.flavour, request, content,
-                                           usage=server.usage), server.delay)
+        return self._send(200, {}, success(server.flavour, request, content, usage=server.usage,
+                                           stand_in=server.stand_in,
+                                           served_model=server.served_model), server.delay)
 
 
 _PATHS = {"openai": lambda path: path == "/v1/chat/completions",
@@ -299,9 +314,11 @@ _PATHS = {"openai": lambda path: path == "/v1/chat/completions",
 
 class ModelServer(LoopbackServer):
     def __init__(self, flavour, reply=None, script=None, delay=0.0, port=0, strict_paths=False,
-                 forced_tool=True, usage=True, rate=None, tools=True):
+                 forced_tool=True, usage=True, rate=None, tools=True, stand_in=True,
+                 served_model=None):
         self.flavour = flavour
         super().__init__(_Handler, port=port, flavour=flavour, script=list(script or []),
+                         stand_in=stand_in, served_model=served_model,
                          reply=reply or (lambda request: "Hello from the loopback model."),
                          bad_signatures=0, delay=delay, strict_paths=strict_paths,
                          forced_tool=forced_tool, usage=usage, rate=rate, throttled=0, tools=tools,

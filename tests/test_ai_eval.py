@@ -107,6 +107,11 @@ class Suites(unittest.TestCase):
         run = result["run"]
         self.assertEqual((run["status"], run["provider"], run["model"], run["endpoint"]),
                          ("example", "openai", "loopback-model", self.srv.base + "/v1"))
+        # The stand-in said it is one in every reply, and named the model asked for.
+        self.assertEqual((run["served_model"], run["served_models"]),
+                         ("loopback-model", ["loopback-model"]))
+        self.assertEqual([[c["stand_in"] for c in case["calls"]] for case in result["calls"]],
+                         [[True]] * 4)
         self.assertEqual(run["prompt_versions"][0]["name"], "intake-v2")
 
     def test_limit_runs_the_first_cases(self):

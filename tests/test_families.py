@@ -75,6 +75,115 @@ DIFFERENT = [("gpt-4o", "gpt-4o-mini"), ("gpt-4o", "gpt-4"), ("gpt-4o", "o1"),
              ("stand-in-gpt", "stand-in-claude"), ("gen-1", "judge-1")]
 
 
+# Pairs that are one model under two names (True) or two models (False),
+# each checked both ways. The first groups are the ones the rules of
+# 2026-12-01 accepted as different models: Claude's two word orders, Llama
+# as Groq, Together and Fireworks spell it, DeepSeek's aliases; then local
+# GGUF / llama.cpp / Ollama names, and the pairs that must stay apart.
+PAIRS = [
+    # Claude: both word orders, every tier, before and after Claude 4.
+    ("claude-4.5-sonnet", "claude-sonnet-4-5", True),
+    ("claude-4-5-sonnet", "claude-sonnet-4-5-20250929", True),
+    ("claude-4-opus", "claude-opus-4", True),
+    ("claude-4-opus", "claude-opus-4-20250514", True),
+    ("claude-4.1-opus", "claude-opus-4-1", True),
+    ("claude-4.5-haiku", "claude-haiku-4-5", True),
+    ("claude-4-sonnet", "claude-sonnet-4-20250514", True),
+    ("claude-sonnet-3.5", "claude-3-5-sonnet-20241022", True),
+    ("claude-sonnet-3-7", "claude-3-7-sonnet-20250219", True),
+    ("claude-haiku-3.5", "claude-3-5-haiku-latest", True),
+    ("claude-opus-3", "claude-3-opus-20240229", True),
+    ("anthropic/claude-4.5-sonnet", "us.anthropic.claude-sonnet-4-5-20250929-v1:0", True),
+    ("anthropic/claude-3.7-sonnet", "claude-3-7-sonnet@20250219", True),
+    ("claude-opus-4-1@20250805", "claude-4.1-opus", True),
+    # Llama 3.1 as the hosts spell it, against Ollama's and Bedrock's names.
+    ("llama-3.1-8b-instant", "llama3.1:8b", True),
+    ("llama-3.1-8b-instant", "meta.llama3-1-8b-instruct-v1:0", True),
+    ("meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo", "llama3.1:8b", True),
+    ("meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo", "meta.llama3-1-8b-instruct-v1:0", True),
+    ("accounts/fireworks/models/llama-v3p1-8b-instruct", "llama3.1:8b", True),
+    ("accounts/fireworks/models/llama-v3p1-8b-instruct", "meta.llama3-1-8b-instruct-v1:0", True),
+    ("llama-3.1-70b-versatile", "us.meta.llama3-1-70b-instruct-v1:0", True),
+    # Llama 3.3.
+    ("llama-3.3-70b-versatile", "llama3.3:70b", True),
+    ("llama-3.3-70b-versatile", "meta.llama3-3-70b-instruct-v1:0", True),
+    ("meta-llama/Llama-3.3-70B-Instruct-Turbo", "llama3.3:70b", True),
+    ("meta-llama/Llama-3.3-70B-Instruct-Turbo", "meta.llama3-3-70b-instruct-v1:0", True),
+    ("accounts/fireworks/models/llama-v3p3-70b-instruct", "llama3.3:70b", True),
+    ("llama-v3p3-70b-instruct", "meta.llama3-3-70b-instruct-v1:0", True),
+    ("llama-3.3-70b-specdec", "llama3.3", True),
+    # Llama 3 and 3.2.
+    ("llama3-70b-8192", "llama3:70b", True),
+    ("llama3-8b-8192", "meta.llama3-8b-instruct-v1:0", True),
+    ("meta-llama/Meta-Llama-3-8B-Instruct-Lite", "llama3:8b", True),
+    ("accounts/fireworks/models/llama-v3-70b-instruct", "meta.llama3-70b-instruct-v1:0", True),
+    ("llama-3.2-3b-preview", "llama3.2:3b", True),
+    ("meta-llama/Llama-3.2-3B-Instruct-Turbo", "us.meta.llama3-2-3b-instruct-v1:0", True),
+    ("accounts/fireworks/models/llama-v3p2-3b-instruct", "llama3.2:1b", True),
+    # DeepSeek: the API's aliases and the version names.
+    ("deepseek-chat", "deepseek-v3", True),
+    ("deepseek-chat", "deepseek-ai/DeepSeek-V3", True),
+    ("deepseek-chat", "deepseek-v3-0324", True),
+    ("deepseek-reasoner", "deepseek-r1", True),
+    ("deepseek-reasoner", "deepseek-ai/DeepSeek-R1", True),
+    ("deepseek-ai/DeepSeek-V3", "deepseek-v3-0324", True),
+    ("deepseek-r1", "deepseek-r1-0528", True),
+    ("deepseek-reasoner", "us.deepseek.r1-v1:0", True),
+    ("deepseek-chat", "deepseek-v3.1", True),
+    ("deepseek-ai/DeepSeek-R1", "deepseek-r1:8b", True),   # deliberate: a distillation
+    # Local GGUF / llama.cpp / Ollama names.
+    ("qwen2.5-coder-1.5b-instruct", "Qwen2.5-Coder-1.5B-Instruct-Q4_K_M.gguf", True),
+    ("qwen2.5-coder-1.5b-instruct", "qwen2.5-coder:1.5b", True),
+    ("Qwen2.5-Coder-1.5B-Instruct-Q4_K_M.gguf", "qwen2.5-coder:1.5b", True),
+    ("Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF", "qwen2.5-coder:1.5b", True),
+    ("gemma-3-270m-it", "gemma3:270m", True),
+    ("gemma-3-270m-it", "gemma-3-270m-q4_k_m.gguf", True),
+    ("gemma3:270m", "gemma-3-270m-q4_k_m.gguf", True),
+    ("google/gemma-3-270m-it", "gemma3:270m", True),
+    ("smollm2-135m-instruct", "SmolLM2-135M-Instruct.Q4_1.gguf", True),
+    ("smollm2:135m", "SmolLM2-135M-Instruct.Q4_1.gguf", True),
+    ("HuggingFaceTB/SmolLM2-135M-Instruct", "smollm2-135m-instruct", True),
+    # Claude: other tiers and versions stay apart, in either order.
+    ("claude-sonnet-4-5", "claude-haiku-4-5", False),
+    ("claude-4.5-sonnet", "claude-4.5-haiku", False),
+    ("claude-4-opus", "claude-4.1-opus", False),
+    ("claude-4-sonnet", "claude-4.5-sonnet", False),
+    ("claude-3.5-sonnet", "claude-3.7-sonnet", False),
+    ("claude-sonnet-3.5", "claude-sonnet-3.7", False),
+    ("claude-3-5-sonnet-latest", "claude-sonnet-4-5", False),
+    ("claude-opus-3", "claude-opus-4", False),
+    ("claude-haiku-3.5", "claude-sonnet-3.5", False),
+    # Llama: other releases, Llama Guard and the vision models stay apart.
+    ("llama-3.1-8b-instant", "llama-3.3-70b-versatile", False),
+    ("llama3-70b-8192", "llama3.1:70b", False),
+    ("accounts/fireworks/models/llama-v3p1-8b-instruct", "llama-v3p3-70b-instruct", False),
+    ("meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo", "meta-llama/Llama-3.3-70B-Instruct-Turbo", False),
+    ("llama-3.2-90b-vision-preview", "llama-3.2-3b-preview", False),
+    ("llama-guard-3-8b", "llama3.1:8b", False),
+    ("llama-3.3-70b-versatile", "qwen2.5:72b", False),
+    # Serving words are read only in a Llama name: these are other models.
+    ("gpt-4-turbo", "gpt-4", False),
+    ("gpt-3.5-turbo", "gpt-4-turbo", False),
+    ("o1-preview", "o1", False),
+    # DeepSeek: V3 and R1 (and their aliases), V2 and the coder stay apart.
+    ("deepseek-chat", "deepseek-reasoner", False),
+    ("deepseek-v3", "deepseek-r1", False),
+    ("deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-R1", False),
+    ("deepseek-chat", "deepseek-coder", False),
+    ("deepseek-v3", "deepseek-v2.5", False),
+    ("deepseek-reasoner", "o1", False),
+    # Qwen, Gemma and SmolLM2 are three families, and not their neighbours.
+    ("qwen2.5-coder:1.5b", "gemma3:270m", False),
+    ("qwen2.5-coder-1.5b-instruct", "smollm2-135m-instruct", False),
+    ("gemma-3-270m-it", "SmolLM2-135M-Instruct.Q4_1.gguf", False),
+    ("Qwen2.5-Coder-1.5B-Instruct-Q4_K_M.gguf", "gemma-3-270m-q4_k_m.gguf", False),
+    ("SmolLM2-135M-Instruct.Q4_1.gguf", "Qwen2.5-Coder-1.5B-Instruct-Q4_K_M.gguf", False),
+    ("qwen2.5-coder:1.5b", "qwen2.5:1.5b", False),
+    ("gemma3:270m", "gemma2:2b", False),
+    ("smollm2:135m", "smollm:135m", False),
+    ("gemma-3-270m-it", "llama3.2:1b", False),
+]
+
 class Names(unittest.TestCase):
     def test_one_family(self):
         for key, names in ONE_FAMILY.items():
@@ -87,6 +196,22 @@ class Names(unittest.TestCase):
             with self.subTest(f"{a} / {b}"):
                 self.assertIsNone(same_family(a, b))
                 self.assertIsNone(same_family(b, a))
+
+    def test_pairs_both_ways(self):
+        for a, b, same in PAIRS:
+            for first, second in ((a, b), (b, a)):
+                with self.subTest(f"{first} / {second}"):
+                    if same:
+                        self.assertIsNotNone(same_family(first, second),
+                                             f"{family(first)} != {family(second)}")
+                    else:
+                        self.assertIsNone(same_family(first, second))
+
+    def test_the_table_is_large_and_the_docstring_points_to_it(self):
+        import evalkit.families
+        self.assertGreaterEqual(len(PAIRS), 78)
+        self.assertEqual(len({(a, b) for a, b, _ in PAIRS}), len(PAIRS))
+        self.assertIn("tests/test_families.py", evalkit.families.__doc__)
 
     def test_groups_do_not_collide(self):
         keys = [family(names[0]) for names in ONE_FAMILY.values()]

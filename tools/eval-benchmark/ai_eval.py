@@ -15,14 +15,22 @@ evalkit/grounding.py) and the result file carries its provenance
 
 A reply of the wrong shape (an intake reply that is not an extraction over
 the vocabulary, an explanation without claims, staff questions without
-questions) errors its case like a failed call. A run against a loopback
-address (a stand-in, or a model served on this machine) is labelled
-``example``, never ``recorded_live_run``, and goes by default to
-build/ai/<date>-<suite>-<provider>-<model>.example.json; the endpoint called is
-recorded either way. A run in which every call failed writes no result. The result's
-``run.tokens`` says what the calls for its cases used (calls, replies
-without usage, input, cached and output tokens, and tokens in and out per
-case), from the usage on the raw lines.
+questions) errors its case like a failed call. The run's status says who
+answered (evalkit/resultfile.py): ``example`` when a server said it is a
+stand-in (``"stand_in": true`` in its replies, or a model id beginning
+``stand-in``: the tests' servers say so), or when a server on this machine
+named no model; ``recorded_local_run`` when the endpoint is this machine or a
+private network, in whatever form (127.1, 0x7f000001, 0.0.0.0, a name that
+resolves to such an address, this machine's own address:
+evalkit/provenance.is_here); else ``recorded_live_run``. The endpoint called
+and the model each reply named (``run.served_model``) are recorded. A recorded
+run goes by default to evals/ai/results/<date>-<suite>-<provider>-<model>.json,
+an example to build/ai/<same name>.example.json, and an example is never
+written into evals/ai/results/ (exit 2, the calls kept in --raw). A run in
+which every call failed writes no result. The result's ``run.tokens`` says
+what the calls for its cases used (calls, replies without usage, input,
+cached and output tokens, and tokens in and out per case), from each call's
+usage, which ``calls`` keeps per case.
 
 Model calls: each records its token usage; --rpm, --tpm (or <PROVIDER>_RPM,
 _TPM) keep under a rate, else the calls in flight adapt to 429s; unless --quiet,
@@ -49,16 +57,18 @@ from urllib.parse import urlsplit, urlunsplit
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import (VERSION, BadInput, budget, cli,  # noqa: E402
-                     policyprompt, prompts, providers, resume, whole_number)
+                     policyprompt, prompts, providers, resultfile, resume, whole_number)
+from evalkit.families import same_family  # noqa: E402
 from evalkit.fields import wrong_field  # noqa: E402
 from evalkit.grounding import Corpus, Rules, score as score_grounding  # noqa: E402
 from evalkit.intake import Vocabulary, load_cases, score as score_intake  # noqa: E402
 from evalkit.jsonl import dumps_file, read_file, read_text, write_atomic  # noqa: E402
-from evalkit.provenance import git_state, python_version  # noqa: E402
-from evalkit.resultfile import is_loopback_url  # noqa: E402
+from evalkit.provenance import git_state, is_here, python_version  # noqa: E402
+from evalkit.responses import parse_received  # noqa: E402
 
 PROG = "ai_eval.py"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RESULTS = os.path.join(ROOT, "evals", "ai", "results")
 POLICY = os.path.join(ROOT, "evals", "ai", "EXTRACTION_POLICY.md")
 INTAKE_PROMPT, EXPLAIN_PROMPT, STAFF_PROMPT = "intake-v2", "explain-v2", "staff-questions-v1"
 # The fields of a raw line that the scoring and the result file read when a
@@ -70,7 +80,7 @@ RAW_FIELDS = {
     "grounding": {"id": "string", "started_at": "string", "error": "string|null",
                   "explain_error": "string|null", "staff_error": "string|null",
                   "calls": "objects"}}
-CALL_FIELDS = {"usage?": "object|null"}
+CALL_FIELDS = {"usage?": "object|null", "served_model?": "string|null", "stand_in?": "boolean"}
 USAGE_FIELDS = {"input_tokens?": "integer|null", "cached_input_tokens?": "integer|null",
                 "output_tokens?": "integer|null"}
 _STARTED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z")
@@ -80,9 +90,13 @@ def parse_args(argv):
     parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     parser.add_argument("suite", choices=("intake", "grounding"))
     parser.add_argument("--cases", required=True)
-    parser.add_argument("--output", help="the result file (default evals/ai/results/"
-                                         "<date>-<suite>-<provider>-<model>.json)")
-    parser.add_argument("--raw", help="the raw calls (default build/ai/<output name>.raw.jsonl)")
+    parser.add_argument("--output", help="the result file (default: a recorded run to "
+                                         "evals/ai/results/<name>.json, an example to "
+                                         "build/ai/<name>.example.json, where <name> is "
+                                         "<date>-<suite>-<provider>-<model>; never an example "
+                                         "into evals/ai/results/)")
+    parser.add_argument("--raw", help="the raw calls (default build/ai/<name>.raw.jsonl, "
+                                      "or the --output file's name with .raw.jsonl)")
     parser.add_argument("--limit", type=cli.number(minimum=1, integer=True),
                         help="run the first N cases")
     parser.add_argument("--provider")
@@ -137,20 +151,41 @@ def call(client, model, prompt_text, schema, name, args):
         if exc.interrupted:  # Ctrl-C: no line, so the same command asks it again
             raise
         return None, str(exc), {"attempts": exc.attempts, "reply": exc.raw, "usage": None}
-    record = {"attempts": reply.attempts, "reply": reply.raw, "usage": reply.usage}
+    served_model, stand_in = reported_by(reply.raw)
+    record = {"attempts": reply.attempts, "reply": reply.raw, "usage": reply.usage,
+              "served_model": served_model, "stand_in": stand_in}
     if reply.data is None:
         return None, reply.problem or "no JSON object in the reply", record
     return reply.data, None, record
 
 
+def reported_by(body):
+    """``(model, stand_in)`` as a reply's body says them: its ``model`` field
+    (None when it names none: Bedrock's Converse never does, and the provider's
+    Reply.model falls back to the name asked for), and True when it says its
+    server is a stand-in (``"stand_in": true``, which no real API sends:
+    tests/model_servers.py)."""
+    try:
+        doc = parse_received(body) if isinstance(body, str) else None
+    except (ValueError, RecursionError):
+        doc = None
+    if not isinstance(doc, dict):
+        return None, False
+    model = doc.get("model")
+    return (model if isinstance(model, str) and model else None), doc.get("stand_in") is True
+
+
 def check_line(where, line, run_block, suite):
-    """Refuse a raw line written for other cases, by another model or with
-    other prompts, or one whose fields that the scoring and the result read
-    are not of their type."""
+    """Refuse a raw line written for other cases, by another model, with
+    other prompts or at another endpoint (a line written before lines named
+    theirs is taken as this one's), or one whose fields that the scoring and
+    the result read are not of their type."""
     run = line.get("run") if isinstance(line.get("run"), dict) else {}
-    if any(run.get(k) != run_block[k] for k in ("cases_sha256", "provider", "model", "prompt_versions")):
-        raise BadInput(f"{where}: written for other cases, another model or other prompts; "
-                       "pass another --raw")
+    keys = ("cases_sha256", "provider", "model", "prompt_versions")
+    if any(run.get(k) != run_block[k] for k in keys) or \
+            run.get("endpoint", run_block["endpoint"]) != run_block["endpoint"]:
+        raise BadInput(f"{where}: written for other cases, another model, other prompts or "
+                       "another endpoint; pass another --raw")
     problem = wrong_field(line, RAW_FIELDS[suite])
     if problem is None and (not whole_number(line.get("format")) or line["format"] != 1):
         problem = f"format {str(line.get('format'))[:20]!r} is not one this tool knows (1)"
@@ -285,18 +320,18 @@ def evaluate(args):
     provider, model, client = configure(args)
     account = budget.account(PROG, client, args, provider, model, args.concurrency, os.environ)
     suite = Suite(args, os.path.dirname(os.path.abspath(args.cases)))
-    endpoint = endpoint_of(client)
-    # A loopback address cannot tell a stand-in from a model served on this
-    # machine, so neither is ever a recorded live run.
-    status = "example" if is_loopback_url(endpoint) else "recorded_live_run"
     today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
     name = f"{today}-{args.suite}-{slug(provider)}-{slug(model)}"
-    output = args.output or (os.path.join("build", "ai", name + ".example.json") if status == "example"
-                             else os.path.join(ROOT, "evals", "ai", "results", name + ".json"))
-    raw_path = args.raw or os.path.join("build", "ai", os.path.basename(output)[:-5] + ".raw.jsonl")
+    # Who answered is known only from the replies (a stand-in says so), so
+    # the status and the default output are decided after the calls.
+    raw_name = os.path.basename(args.output)[:-5] if args.output else name
+    raw_path = args.raw or os.path.join("build", "ai", raw_name + ".raw.jsonl")
+    # The endpoint keeps a stand-in's or a local server's calls out of a
+    # hosted run's raw file of the same name, and the other way round.
     run_block = {"run_id": uuid.uuid4().hex, "tool": PROG, "tool_version": VERSION,
                  "provider": provider, "model": model, "cases_sha256": suite.sha256,
-                 "prompt_versions": [p.record() for p in suite.prompts]}
+                 "prompt_versions": [p.record() for p in suite.prompts],
+                 "endpoint": endpoint_of(client)}
     job_of = intake_job if args.suite == "intake" else grounding_job
 
     def job(case):
@@ -321,12 +356,46 @@ def evaluate(args):
             meter=account.meter)
     except budget.CallLimitReached as exc:
         return account.stopped(exc)
-    code = finish(args, suite, done, raw_path, output, status, endpoint, provider, model, today)
+    code = finish(args, suite, done, raw_path, {"endpoint": run_block["endpoint"], "name": name,
+                                                "provider": provider, "model": model})
     account.report()
     return code
 
 
-def finish(args, suite, done, raw_path, output, status, endpoint, provider, model, today):
+def run_status(endpoint, calls):
+    """Who answered: ``example`` when a server said it is a stand-in, or when
+    a server on this machine or network named no model (nothing identifies
+    what answered); ``recorded_local_run`` for a named model served there;
+    else ``recorded_live_run``. The endpoint is resolved (provenance.is_here):
+    127.1, 0x7f000001, a name in the hosts file or this machine's own address
+    are this machine."""
+    if resultfile.stand_in_said(calls):
+        return "example"
+    if not is_here(endpoint):
+        return "recorded_live_run"
+    return "recorded_local_run" if resultfile.served_of(calls)[1] else "example"
+
+
+def in_results(path):
+    """True when ``path`` is inside evals/ai/results/, where runs are published."""
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+    results = os.path.realpath(RESULTS)
+    return os.path.commonpath([folder, results]) == results
+
+
+def output_path(args, status, name, raw_path):
+    """The result file: --output, else by status; never an example in results/."""
+    if args.output is None:
+        return os.path.join("build", "ai", name + ".example.json") if status == "example" \
+            else os.path.join(RESULTS, name + ".json")
+    if status == "example" and in_results(args.output):
+        raise BadInput(f"{args.output}: this run is an example (a stand-in answered, or a server "
+                       "here named no model) and examples are not published in evals/ai/results/: "
+                       f"pass another --output (the calls are kept in {raw_path})")
+    return args.output
+
+
+def finish(args, suite, done, raw_path, where):
     """Score the raw lines and write the result file; the exit code."""
     lines = [done[c["id"]] for c in suite.cases]
     summary, detail = suite.score(args.suite, {line["id"]: line for line in lines})
@@ -334,38 +403,44 @@ def finish(args, suite, done, raw_path, output, status, endpoint, provider, mode
     if every_call_failed(args.suite, detail):
         return cli.fail(PROG, f"every call failed, so no result was written (the calls are in "
                               f"{raw_path}); the first error: {errors[0]['error']}", 1)
-    dates = sorted({line["started_at"][:10] for line in lines})
-    commit, dirty = git_state()
-    result = {"format": 2, "suite": args.suite,
-              "run": {"status": status, "endpoint": endpoint, "provider": provider, "model": model,
-                      "prompt_versions": [p.record() for p in suite.prompts],
-                      "date_utc": dates[0] if dates else today, "dates_utc": dates,
-                      "git_commit": commit, "git_dirty": dirty,
-                      "cases_file": os.path.basename(args.cases), "cases_sha256": suite.sha256,
-                      "inputs": suite.inputs, "cases_run": len(suite.cases), "limit": args.limit,
-                      "tool": PROG, "tool_version": VERSION, "python": python_version(),
-                      "tokens": tokens_of(lines)},
-              "summary": summary, "cases": detail, "errors": errors}
+    calls = [{"id": line["id"], "calls": [resultfile.call_record(c) for c in line.get("calls") or []]}
+             for line in lines]
+    status = run_status(where["endpoint"], calls)
+    output = output_path(args, status, where["name"], raw_path)
+    result = result_of(args, suite, lines, status, where, calls)
+    result.update(summary=summary, cases=detail, errors=errors)
+    if status != "example":  # said even with --quiet: the file will be refused
+        warn_other_family(where["model"], result["run"]["served_models"])
     write_result(output, result, args.quiet)
     return resume.exit_code(PROG, [e["id"] for e in errors], len(suite.cases), "case(s) errored")
 
 
-def tokens_of(lines):
-    """What the model's calls for these cases used, from the usage on the
-    raw lines (a resumed run's earlier calls included): calls, replies
-    whose provider reported no usage, tokens in (cached ones included),
-    cached and out, and tokens in and out per case."""
-    calls = [call for line in lines for call in line.get("calls") or []]
-    replied = [c["usage"] for c in calls if isinstance(c.get("usage"), dict)]
-    # Lines written before usage carried "reported" have the two counts only.
-    reported = [u for u in replied if u.get("reported", isinstance(u.get("input_tokens"), int)
-                                           and isinstance(u.get("output_tokens"), int))]
-    total = {key: sum(u.get(key) or 0 for u in reported)
-             for key in ("input_tokens", "cached_input_tokens", "output_tokens")}
-    per_case = {f"{key}_per_case": round(total[key] / len(lines), 1) if lines else None
-                for key in ("input_tokens", "output_tokens")}
-    return dict({"calls": len(calls), "replies_without_usage": len(replied) - len(reported)},
-                **total, **per_case)
+def result_of(args, suite, lines, status, where, calls):
+    """The result file but its figures: the run's provenance and its calls."""
+    dates = sorted({line["started_at"][:10] for line in lines})
+    commit, dirty = git_state()
+    served_model, served_models = resultfile.served_of(calls)
+    return {"format": resultfile.FORMAT, "suite": args.suite, "calls": calls,
+            "run": {"status": status, "endpoint": where["endpoint"], "provider": where["provider"],
+                    "model": where["model"], "served_model": served_model,
+                    "served_models": served_models,
+                    "prompt_versions": [p.record() for p in suite.prompts],
+                    "date_utc": dates[0], "dates_utc": dates,
+                    "git_commit": commit, "git_dirty": dirty,
+                    "cases_file": os.path.basename(args.cases), "cases_sha256": suite.sha256,
+                    "inputs": suite.inputs, "cases_run": len(suite.cases), "limit": args.limit,
+                    "tool": PROG, "tool_version": VERSION, "python": python_version(),
+                    "tokens": resultfile.tokens_of(calls)}}
+
+
+def warn_other_family(model, served_models):
+    """Say so when the server named a model of another family than --model:
+    the result checker refuses such a file (evalkit/resultfile.py)."""
+    for served in served_models:
+        if same_family(model, served) is None:
+            cli.say(PROG, f"the server reported the model {served}, not of the family of --model "
+                          f"{model}: evals/ai/results/ refuses this result; name the model that "
+                          "answered with --model")
 
 
 def write_result(output, result, quiet):

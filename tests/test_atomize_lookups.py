@@ -99,8 +99,9 @@ class Lookups(unittest.TestCase):
         with open(results, encoding="utf-8") as fh:
             (cell,) = json.load(fh)["cells"]
         self.assertEqual([a["rests_on"] for a in cell["atoms"]], [["RCC 33.205.040"], []])
-        self.assertEqual(cell["scores"]["accurate"]["skipped_unverified"], 1)
-        self.assertEqual(cell["scores"]["accurate"]["atoms"], 1)
+        self.assertEqual(cell["scores"]["accurate"]["atoms"], 2)  # every factual atom
+        self.assertEqual(cell["atoms"][0]["rests_on_read"], [])   # named, never looked up
+        self.assertEqual(cell["verified"], {"factual_atoms": 2, "resting_on_a_section_read": 0})
 
     def test_the_evaluator_audited_against_the_reference_keys(self):
         atoms = json.loads(json.dumps(ATOMS))

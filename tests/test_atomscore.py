@@ -113,7 +113,10 @@ class Cited(Tables):
                  ("reddit.com/r/riverton", 0), (None, 0), ("my neighbour", 0)]
         for citation, score in cases:
             with self.subTest(citation=citation):
-                self.assertEqual(self.score([atom(citation=citation)])["cited"]["score"], score)
+                # the answer gives the source the atom's citation names
+                answer = f"A plain answer ({citation})."
+                self.assertEqual(self.score([atom(citation=citation)], answer)["cited"]["score"],
+                                 score)
 
     def test_a_precise_looking_listing_citation_is_third_party(self):
         self.assertEqual(self.sources.bucket("Zillow listing 12345 citing RCC 33.110"),
@@ -131,7 +134,8 @@ class Cited(Tables):
                 with self.subTest(table=os.path.basename(os.path.dirname(path)), citation=citation):
                     self.assertEqual(table.bucket(citation), "authoritative")
             c = score_answer([atom(citation="RCC 33.205.040 and a homeowners forum")], MUST,
-                             "A plain answer.", table, self.jargon)["cited"]
+                             "A plain answer: RCC 33.205.040 and a homeowners forum.", table,
+                             self.jargon)["cited"]
             self.assertEqual((c["raw"], c["score"]), (1.0, 3))
 
     def test_a_source_that_quotes_the_code_is_still_itself(self):
@@ -186,7 +190,8 @@ class Cited(Tables):
     def test_mixture_and_gaps(self):
         # (1 + 0.3 + 0) / 3 = 0.4333 -> 1.3 + 0.5 = 1.8 -> 1; the gap is not a factual claim.
         c = self.score([atom(citation="ORS 197.312"), atom(citation="a real-estate blog"),
-                        atom(citation=None), atom("admitted-gap")])["cited"]
+                        atom(citation=None), atom("admitted-gap")],
+                       "Cities must allow it (ORS 197.312), says a real-estate blog.")["cited"]
         self.assertEqual((c["raw"], c["score"], c["atoms"]), (0.4333, 1, 3))
         self.assertIsNone(self.score([atom("admitted-gap")])["cited"]["score"])
 
@@ -275,7 +280,11 @@ class WorkedExample(Tables):
         atoms = [atom("correct", 4, "zoning", "RCC 33.205.040", 0.8),
                  atom("vague-correct", 2, "costs", "Redfin", 0.5),
                  atom("admitted-gap", 3, "address", None, 0.2)]
-        text = " ".join(["word"] * 99) + " ADU"
+        # 100 words that give both sources; the one unexplained token is ADU
+        # (the code citation is explained by "limited to").
+        given = ("A backyard ADU is limited to 800 square feet under RCC 33.205.040. "
+                 "Fees are high, according to Redfin.")
+        text = given + " " + " ".join(["word"] * (100 - len(given.split())))
         result = self.score(atoms, text)
         self.assertEqual({d: (result[d]["raw"], result[d]["score"]) for d in result},
                          {"accurate": (0.8667, 3), "complete": (0.3333, 1),

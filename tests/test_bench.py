@@ -5,6 +5,7 @@ the bench lets go of it) and the table the bench writes into README.md."""
 
 import json
 import os
+import random
 import socket
 import sys
 import tempfile
@@ -157,6 +158,31 @@ class Table(unittest.TestCase):
                 fh.write("# No markers\n")
             with self.assertRaises(SystemExit):
                 bench.write_readme(readme, done)
+
+
+class ScenarioInputs(unittest.TestCase):
+    """The scenario row's synthetic answers (make bench scores SCENARIO_ANSWERS
+    of them against SCENARIO_TARGET seconds): here a few, scored in process,
+    every answer accounted for."""
+
+    def test_every_answer_is_scored_or_listed(self):
+        from evalkit import scenario_score
+        from evalkit.scenarios import load_scenarios
+        self.assertEqual((bench.SCENARIO_ANSWERS, bench.SCENARIO_TARGET), (50000, 60))
+        self.assertIn("scenarios", bench.PARTS)
+        with tempfile.TemporaryDirectory() as tmp:
+            sfile, raws, atoms = bench.make_scenario_inputs(tmp, 200, random.Random(bench.SEED))
+            folder = os.path.dirname(sfile)
+            result = scenario_score.score(load_scenarios(sfile), raws, [atoms],
+                                          os.path.join(folder, "sources.json"),
+                                          os.path.join(folder, "jargon.json"))
+        self.assertEqual(len(raws), bench.SCENARIO_GENERATORS)
+        self.assertEqual(len(result["cells"]) + len(result["not_atomized"]), 200)
+        self.assertTrue(result["not_atomized"])   # one answer in a hundred has no atoms line
+        self.assertTrue(any(c["error"] for c in result["cells"]))
+        use = result["provenance"]["evaluator_lookups"]["anthropic:bench-judge"]
+        self.assertEqual(use["answers"], sum(not c["error"] for c in result["cells"]))
+        self.assertGreater(use["tools_without_a_lookup"], 0)
 
 
 

@@ -1,7 +1,8 @@
 """Atoms of an evaluator that looked the code up: each verified truth names,
 in brackets, the sections it rests on; score.py checks them against the
-corpus the atoms line names and leaves out of Accurate, counted apart, an
-atom whose verification rests on no section of the code."""
+corpus the atoms line names and against what the evaluator's lookups for
+that answer read, and counts beside Accurate (which counts every factual
+atom) how many rest on a section the evaluator read."""
 
 import json
 import os
@@ -33,8 +34,9 @@ class Verified(unittest.TestCase):
 
     def looked_up(self, sha=None):
         """The first atoms file as an evaluator with lookups would have written
-        it: the first atom rests on RCC 33.205.040, the second on a section
-        the code does not have, the others on nothing."""
+        it: the first atom rests on RCC 33.205.040, which it read, the second
+        on a section the code does not have, the third on RCC 33.110.220,
+        which it never read, the others on nothing."""
         lines = read_lines(self.atoms[0])
         line = next(l for l in lines if l["atoms"] and len(l["atoms"]) >= 3)
         line["lookups"] = {"mode": "tools", "corpus": "riverton-code.json",
@@ -45,6 +47,7 @@ class Verified(unittest.TestCase):
                                       "error": None}]}
         line["atoms"][0]["verified_truth"] = "At most 800 square feet [RCC 33.205.040]."
         line["atoms"][1]["verified_truth"] = "So the code says [RCC 99.999.999]."
+        line["atoms"][2]["verified_truth"] = "Five feet from the rear line [RCC 33.110.220]."
         path = os.path.join(self.tmp.name, f"atoms-looked-{len(os.listdir(self.tmp.name))}.jsonl")
         with open(path, "w", encoding="utf-8") as fh:
             fh.writelines(json.dumps(l) + "\n" for l in lines)
@@ -69,15 +72,24 @@ class Verified(unittest.TestCase):
         self.assertEqual((first["rests_on"], first["verified"]), (["RCC 33.205.040"], True))
         self.assertEqual((second["rests_on"], second["unknown_sections"], second["verified"]),
                          ([], ["RCC 99.999.999"], False))
+        self.assertEqual(first["rests_on_read"], ["RCC 33.205.040"])
+        third = cell["atoms"][2]
+        # named, in the code, but never read by this answer's lookups: not verified
+        self.assertEqual((third["rests_on"], third["rests_on_read"], third["verified"]),
+                         (["RCC 33.110.220"], [], False))
         facts = [a for a in cell["atoms"] if a["correctness"] != "admitted-gap"]
         accurate = cell["scores"]["accurate"]
-        self.assertEqual(accurate["skipped_unverified"], sum(not a["verified"] for a in facts))
-        self.assertEqual(accurate["atoms"], sum(a["verified"] for a in facts))
+        # Accurate counts every factual atom, verified or not; the figure beside it
+        # says how many rest on a section the evaluator read
+        self.assertNotIn("skipped_unverified", accurate)
+        self.assertEqual(accurate["atoms"], len(facts))
+        self.assertEqual(cell["verified"], {"factual_atoms": len(facts),
+                                            "resting_on_a_section_read": 1})
         self.assertEqual(cell["lookups"]["calls"][0]["tool"], "read_section")
-        # atoms lines without lookups score as before: no verification is asked of them
+        # atoms lines without lookups carry no such figure: nothing was read
         other = [c for c in cells if "lookups" not in c and c["scores"]["accurate"]["atoms"]]
         self.assertTrue(other)
-        self.assertTrue(all("skipped_unverified" not in c["scores"]["accurate"] for c in other))
+        self.assertTrue(all("verified" not in c for c in other))
 
     def test_another_version_of_the_code_is_refused(self):
         path, _ = self.looked_up(sha="0" * 64)

@@ -2,6 +2,7 @@
 """The speed benchmark: scoring, a published quarter and asking, against their targets.
 
     python tools/bench/bench.py [--answers 100000] [--write-readme]
+    python tools/bench/bench.py --only scenarios --out /tmp/bench.json
 
 1. Scoring against the parsing floor: score.py in one process on seeded
    synthetic site-qa answers (all three languages, realistic lengths, a mix
@@ -42,6 +43,15 @@
    between requests; issue 26), with the wall time divided by the ideal,
    calls / rate, and the 429s in the row. One run each.
 
+7. Scoring the scenario suite: score.py on SCENARIO_ANSWERS seeded synthetic
+   scenario answers (SCENARIO_GENERATORS generators, four to seven claims
+   with their citations and some 100 words each, one evaluator that looked
+   each answer up in the city's code with a recorded search, one answer in
+   a hundred with no atoms line and one with a failed atomization), asked
+   for the table only (--out), start to finish: target under
+   SCENARIO_TARGET seconds. One run: scoring was quadratic in the answers
+   until 2026-12 (505 s at 50,000 on a busy 2-core machine), linear since.
+
 Not measured: the scripts' start-up (--help) on its own; the quarter's
 figure counts score.py's start-up from start to finish.
 
@@ -73,6 +83,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TOOLS = os.path.join(ROOT, "tools", "eval-benchmark")
 sys.path.insert(0, TOOLS)
 
+from evalkit.corpus import Corpus  # noqa: E402
 from evalkit.jsonl import dumps_line  # noqa: E402
 
 PY = sys.executable
@@ -92,6 +103,12 @@ RATED_CONCURRENCY = 32  # above what the rate needs at the median latency (10)
 LOW_RATES = (60, 120)  # requests a minute: under one call in flight at the median latency
 LOW_RATE_CALLS = 40    # 40 s at 60 a minute, 20 s at 120
 LOW_RATE_CONCURRENCY = (16, 64)
+# Scoring 50,000 scenario answers in under a minute: linear in the answers,
+# with room for a slow spell of a shared machine.
+SCENARIO_ANSWERS = 50000
+SCENARIO_TARGET = 60
+SCENARIO_GENERATORS = 4
+PERMITS = os.path.join(ROOT, "evals", "permits")
 README_BEGIN, README_END = "<!-- bench: begin -->", "<!-- bench: end -->"
 SEED = 2026
 WORDS = {
@@ -181,6 +198,136 @@ def synthetic_line(q, rng, target, run):
                          "truncated": False},
             "derived": {"answer": answer, "sources": [q["page_url"] + "prices/"],
                         "grounded": roll > 0.2, "problem": None}}
+
+
+# ---- synthetic scenario answers ----------------------------------------------------------
+
+# The sentences of a synthetic scenario answer: (topic, text, the citation it gives).
+CLAIMS = (
+    ("zoning", "Check your zone on RivertonMaps first, because the zone decides what you may "
+               "build.", "RivertonMaps"),
+    ("size", "A backyard cottage is limited to 800 square feet under RCC 33.205.040.",
+     "RCC 33.205.040"),
+    ("setbacks", "Keep it at least 5 feet from the side and rear property lines (RCC 33.110.220).",
+     "RCC 33.110.220"),
+    ("permits", "Apply for a building permit with BDS before any work starts.", None),
+    ("costs", "Expect permit fees and an SDC of several thousand dollars, according to Redfin.",
+     "Redfin"),
+    ("sequence", "Get zoning confirmed, then submit plans, then book inspections.", None),
+    ("height", "Front fences may be 3.5 feet tall (riverton.example.gov/fences).",
+     "riverton.example.gov/fences"),
+    ("address", "I could not look up your parcel, so I cannot see its zone.", None),
+)
+TAGS = ("correct", "correct", "correct", "correct-vague", "vague-correct", "vague-action",
+        "hedge-correct", "WRONG", "PARTIAL-WRONG")
+ADDRESS = "4127 SE Wrenfield Court, Riverton"
+
+
+def make_scenario_inputs(folder, answers, rng):
+    """A scenario file (its tables and the city's code beside it), one raw
+    file per generator and the atoms file of one evaluator that looked the
+    code up: ``(scenario file, raw files, atoms file)``. Each generator
+    answers every scenario (``answers`` rounded down to a multiple of
+    SCENARIO_GENERATORS); one answer in a hundred has no atoms line, and one
+    an atomization error."""
+    for name in ("sources.json", "jargon.json", os.path.join("code", "riverton-code.json")):
+        os.makedirs(os.path.dirname(os.path.join(folder, name)), exist_ok=True)
+        with open(os.path.join(PERMITS, name), "rb") as src, \
+                open(os.path.join(folder, name), "wb") as dst:
+            dst.write(src.read())
+    corpus = Corpus(os.path.join(folder, "code", "riverton-code.json"))
+    with open(os.path.join(PERMITS, "scenarios.json"), encoding="utf-8") as fh:
+        topics = json.load(fh)["topics"]
+    doc = {"suite": "scenario", "format": 1, "topics": topics,
+           "scenarios": [synthetic_scenario(n, rng)
+                         for n in range(max(1, answers // SCENARIO_GENERATORS))]}
+    sfile = os.path.join(folder, "scenarios-bench.json")
+    with open(sfile, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh)
+    with open(sfile, "rb") as fh:
+        sha = hashlib.sha256(fh.read()).hexdigest()
+    # The search of each question, once: the corpus search is deterministic.
+    searches = {q: corpus.search(f"{q} Riverton {ADDRESS}", 5)
+                for q in sorted({s["question"] for s in doc["scenarios"]})}
+    raws, atoms_file = [], os.path.join(folder, "atoms-bench.jsonl")
+    with open(atoms_file, "w", encoding="utf-8", newline="\n") as atoms_out:
+        for k in range(SCENARIO_GENERATORS):
+            raws.append(os.path.join(folder, f"raw-bench-gen-{k}.jsonl"))
+            with open(raws[-1], "w", encoding="utf-8", newline="\n") as raw_out:
+                for scenario in doc["scenarios"]:
+                    text, claims = synthetic_answer(rng)
+                    raw_out.write(dumps_line(scenario_raw_line(scenario, k, text, sha)) + "\n")
+                    line = synthetic_atoms_line(scenario, k, text, claims,
+                                                searches[scenario["question"]], corpus, rng)
+                    if line is not None:
+                        atoms_out.write(dumps_line(line) + "\n")
+    return sfile, raws, atoms_file
+
+
+def synthetic_scenario(n, rng):
+    """Scenario ``n``: one of a few questions, three topics a complete answer must cover."""
+    question = ("May I build a backyard cottage?", "How tall may my front fence be?",
+                "What does a permit for a shed cost?", "Can I add a second home on my lot?")[n % 4]
+    topics = rng.sample([t for t, _text, _cite in CLAIMS if t != "address"], 3)
+    return {"id": f"bench-{n:06d}", "question": question, "jurisdiction": "Riverton",
+            "address": ADDRESS, "must_cover": sorted(topics)}
+
+
+def synthetic_answer(rng):
+    """``(text, claims)``: four to seven of the CLAIMS in a random order, then
+    some words of no claim; about 100 words."""
+    claims = rng.sample(CLAIMS, rng.randint(4, 7))
+    filler = " ".join(rng.choice(WORDS["en"]) for _ in range(rng.randint(20, 60)))
+    return " ".join(text for _t, text, _c in claims) + " " + filler + ".", claims
+
+
+def scenario_raw_line(scenario, k, text, sha):
+    """Generator ``k``'s raw line answering ``scenario`` with ``text``."""
+    body = json.dumps({"choices": [{"index": 0, "finish_reason": "stop",
+                                    "message": {"role": "assistant", "content": text}}]})
+    return {"format": 1, "id": scenario["id"], "suite": "scenario", "question": scenario["question"],
+            "target": {"kind": "model", "provider": "openai", "model": f"bench-gen-{k}"},
+            "run": {"run_id": "bench", "tool": "run.py", "git_commit": "0" * 40, "cases_sha256": sha},
+            "attempts": [{"started_at": "2026-12-01T10:00:00.000Z", "status": 200, "error": None}],
+            "request": {"prompt": {"name": "scenario-answer-v1", "sha256": "0" * 64}},
+            "response": {"status": 200, "body": body}}
+
+
+def synthetic_atoms_line(scenario, k, text, claims, hits, corpus, rng):
+    """The evaluator's atoms line for one answer, an atom a claim; its lookup
+    is the search of the question that returned ``hits`` (one line in twenty:
+    no lookup at all). None: no atoms line."""
+    roll = rng.random()
+    if roll < 0.01:
+        return None
+    calls = [] if roll > 0.95 else [{"tool": "search_code", "input": {"query": scenario["question"]},
+                                     "output": hits, "error": None}]
+    failed = roll < 0.02
+    return {"format": 1, "id": scenario["id"], "variant": f"openai:bench-gen-{k}", "repeat": 0,
+            "evaluator": {"provider": "anthropic", "model": "bench-judge", "prompt": "atomize-v2",
+                          "prompt_sha256": "0" * 64},
+            "atoms": None if failed else [synthetic_atom(claim, hits, rng) for claim in claims],
+            "error": "evaluator reply was not JSON" if failed else None,
+            "response_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+            "run": {"run_id": "bench", "tool": "atomize.py", "git_commit": "0" * 40},
+            "calls": [{"attempts": [], "reply": None,
+                       "usage": {"input_tokens": 1800, "output_tokens": 400, "reported": True}}],
+            "lookups": {"mode": "tools", "corpus": "riverton-code.json",
+                        "corpus_sha256": corpus.sha256, "calls": calls}}
+
+
+def synthetic_atom(claim, hits, rng):
+    """The atom of one of CLAIMS: its truth resting on a section the search
+    returned (8 in 10), on one it did not, or on none; its citation the
+    answer's (one in ten the evaluator's own, which the answer never gave)."""
+    topic, text, citation = claim
+    roll = rng.random()
+    named = hits[0]["section"] if roll < 0.8 else "RCC 3.10.010" if roll < 0.9 else None
+    return {"text": text, "correctness": "admitted-gap" if topic == "address" else rng.choice(TAGS),
+            "verified_truth": f"The code says so [{named}]." if named else "Not settled by the code.",
+            "citation": "RCC 33.205.050" if rng.random() < 0.1 else citation, "topic": topic,
+            "specificity": 0.5, "actionability": rng.choice((0.25, 0.5, 0.75)),
+            "importance": rng.randint(1, 5)}
 
 
 # ---- processes and timing ----------------------------------------------------------------
@@ -445,6 +592,20 @@ def measure_scoring(tmp, answers, rng):
     ]
 
 
+def measure_scenarios(tmp, rng, answers=SCENARIO_ANSWERS):
+    """score.py on ``answers`` synthetic scenario answers, asked for the
+    table only (--out), as the site-qa row: start to finish, one run."""
+    folder = os.path.join(tmp, "scenarios")
+    os.makedirs(folder)
+    sfile, raws, atoms = make_scenario_inputs(folder, answers, rng)
+    seconds, peak = timed([PY, SCORE, sfile] + raws + [atoms, "--out",
+                                                       os.path.join(folder, "results.md")])
+    scored = len(raws) * (answers // len(raws))
+    return [row(f"score.py on {scored:,} scenario answers ({len(raws)} generators, one evaluator "
+                "with lookups), table only (s)", round(seconds, 1),
+                f"one run, peak {peak:.0f} MB", SCENARIO_TARGET, "<")]
+
+
 def demo_score_args():
     """score.py's arguments for the demo quarter, from its MANIFEST's
     scoring inputs (file names in the folder), and its count of answers."""
@@ -666,6 +827,20 @@ def write_readme(path, result):
         fh.write(before + readme_block(result) + after)
 
 
+# The parts of the bench, in the table's order (--only names them).
+PARTS = ("scoring", "quarter", "scenarios", "asking", "rates")
+
+
+def measure(parts, tmp, answers):
+    """The rows of the named parts, in PARTS' order."""
+    measures = {"scoring": lambda: measure_scoring(tmp, answers, random.Random(SEED)),
+                "quarter": lambda: measure_quarter(tmp),
+                "scenarios": lambda: measure_scenarios(tmp, random.Random(SEED)),
+                "asking": lambda: measure_asking(tmp),
+                "rates": lambda: measure_rate_limits(tmp)}
+    return [r for part in PARTS if part in parts for r in measures[part]()]
+
+
 def at_least_two(text):
     value = int(text)
     if value < 2:
@@ -679,8 +854,11 @@ def main(argv=None):
                         help="synthetic answers to score (default 100000; fewer for a quick run)")
     parser.add_argument("--write-readme", action="store_true",
                         help="put the table into Documents/performance/README.md")
-    parser.add_argument("--out", default=os.path.join(ROOT, "Documents", "performance", "results.json"),
-                        help="where to write the results (default Documents/performance/results.json)")
+    parser.add_argument("--out", help="where to write the results (default "
+                                      "Documents/performance/results.json; with --only, nowhere)")
+    parser.add_argument("--only", action="append", choices=PARTS,
+                        help="measure only this part (again for more); the table is printed, "
+                             "and written only to --out")
     parser.add_argument("--stand-in", metavar="BODY_FILE", help=argparse.SUPPRESS)
     parser.add_argument("--rate-limited", metavar="CONTENT_FILE", help=argparse.SUPPRESS)
     parser.add_argument("--rate", type=float, default=RATE, help=argparse.SUPPRESS)
@@ -690,10 +868,13 @@ def main(argv=None):
         return serve_stand_in(args.stand_in)
     if args.rate_limited:
         return serve_rate_limited(args.rate_limited, args.rate, args.burst)
+    if args.only and args.write_readme:
+        parser.error("--write-readme takes the whole table: not with --only")
+    if args.out is None and not args.only:
+        args.out = os.path.join(ROOT, "Documents", "performance", "results.json")
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
-        rows = measure_scoring(tmp, args.answers, random.Random(SEED)) + measure_quarter(tmp) + \
-            measure_asking(tmp) + measure_rate_limits(tmp)
+        rows = measure(args.only or PARTS, tmp, args.answers)
     for r in rows:
         r["pass"] = passes(r)
     machine = {"cores": os.cpu_count(), "python": platform.python_version(),
@@ -703,10 +884,11 @@ def main(argv=None):
               "answers": args.answers, "seconds": round(time.time() - started, 1), "rows": rows,
               "all_pass": all(r["pass"] is not False for r in rows)}
     print(table(rows))
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "w", encoding="utf-8", newline="\n") as fh:
-        json.dump(result, fh, ensure_ascii=False, indent=2, sort_keys=True)
-        fh.write("\n")
+    if args.out:
+        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        with open(args.out, "w", encoding="utf-8", newline="\n") as fh:
+            json.dump(result, fh, ensure_ascii=False, indent=2, sort_keys=True)
+            fh.write("\n")
     if args.write_readme:
         write_readme(os.path.join(ROOT, "Documents", "performance", "README.md"), result)
     print(f"bench.py: {'every target met' if result['all_pass'] else 'a target was missed'}; "

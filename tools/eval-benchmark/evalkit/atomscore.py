@@ -11,12 +11,15 @@ Exactly the spec's aggregation, with DESIGN section 6's settlements:
             admitted-gap atom is on topic address or zoning
   Cited     A = atoms that are not admitted-gap (every factual claim); credit
             of each atom's citation by the source-authority table: that of
-            the most authoritative source it names; raw = sum(credit) / |A|
+            the most authoritative source it names that the answer gave (a
+            citation the answer never gave is "none", 0); raw = sum(credit) / |A|
   Useful    raw = mean(actionability) over all atoms, minus the jargon penalty
             0.10 x (unexplained jargon tokens per 100 words), capped at 0.30
 
   score = floor(raw * 3 + 0.5), clamped to 0..3; "n/a" (None) when there is
-  nothing to score (no atoms in A). Python's round() is never used.
+  nothing to score (no atoms in A). Python's round() is never used. Accurate
+  is this formula over every atom in A, whether or not the evaluator's lookups
+  back it: what they back is a figure of its own beside it (scenario_score).
 
 All arithmetic is exact (fractions.Fraction; a number from JSON enters as the
 decimal it was written as), so a raw value of exactly 0.5/3 scores 1 on every
@@ -26,7 +29,7 @@ What it does not do: judge the atoms. They come from the evaluator model
 (atomize.py); this module only does arithmetic on them.
 """
 
-import math
+import functools
 import re
 from fractions import Fraction
 
@@ -38,6 +41,10 @@ CREDIT = {"correct": Fraction(1), "correct-vague": Fraction(1), "correct-action"
           "correct-judg": Fraction(1), "correct-range": Fraction(1), "hedge-correct": Fraction(1),
           "vague-correct": Fraction(3, 5), "vague-action": Fraction(3, 5),
           "WRONG": Fraction(0), "PARTIAL-WRONG": Fraction(0)}
+# The credits in fifths (each is a whole number of fifths), so that a
+# weighted sum is integer arithmetic and one Fraction at the end.
+FIFTHS = {tag: int(credit * 5) for tag, credit in CREDIT.items()}
+assert all(FIFTHS[tag] == credit * 5 for tag, credit in CREDIT.items())
 GAP = "admitted-gap"
 CAP_TOPICS = ("address", "zoning")
 DIMENSIONS = ("accurate", "complete", "cited", "useful")
@@ -45,16 +52,21 @@ PENALTY_PER_100_WORDS = Fraction(1, 10)
 PENALTY_CAP = Fraction(3, 10)
 
 
+@functools.lru_cache(maxsize=4096, typed=True)
 def exact(number):
-    """A JSON number as the exact decimal it was written as."""
+    """A JSON number as the exact decimal it was written as (cached: the
+    same few actionabilities and credits come back in every answer)."""
     return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
 
 
 def to_score(raw):
-    """floor(raw * 3 + 1/2), clamped to 0..3; None stays None."""
+    """floor(raw * 3 + 1/2), clamped to 0..3; None stays None. For raw = n/d
+    (d > 0) that is (6n + d) // 2d, in whole numbers: exact, and cheaper
+    than two Fraction operations in every score of every answer."""
     if raw is None:
         return None
-    return max(0, min(3, math.floor(raw * 3 + Fraction(1, 2))))
+    n, d = raw.numerator, raw.denominator
+    return max(0, min(3, (6 * n + d) // (2 * d)))
 
 
 def show(raw):
@@ -119,6 +131,7 @@ class SourceTable:
             raise BadInput(f"{path}: examples must be a list of {{citation (a string or null), "
                            "bucket}}")
         self.buckets = {k: exact(v) for k, v in buckets.items()}
+        self.known = {}   # source -> bucket (source_bucket)
         self.default = doc.get("default")
         self.examples = examples
         try:
@@ -134,7 +147,13 @@ class SourceTable:
             raise BadInput(f"{path}: default and 'none' must be buckets")
 
     def source_bucket(self, source):
-        """The bucket of one source: the earliest match, ties to table order."""
+        """The bucket of one source: the earliest match, ties to table order.
+        Kept per source: a run's citations repeat."""
+        if source not in self.known:
+            self.known[source] = self._source_bucket(source)
+        return self.known[source]
+
+    def _source_bucket(self, source):
         found = [(match.start(), order, bucket)
                  for order, (pattern, bucket) in enumerate(self.patterns)
                  for match in [pattern.search(source)] if match]
@@ -149,6 +168,63 @@ class SourceTable:
 
     def credit(self, citation):
         return self.buckets[self.bucket(citation)]
+
+    def given(self, citation, answer):
+        """``(bucket, not_in_answer)`` of a citation as the answer gave it:
+        the bucket of its most authoritative source that ``answer`` (made
+        by ``answer_form``) holds, "none" when it holds none of them, and
+        the sources it does not hold. The evaluator copies the citation
+        from the answer; a source it names on its own earns nothing."""
+        if citation is None:
+            return "none", []
+        named = sources_named(citation)
+        found = [given_in(s, answer) for s in named]
+        missing = [s for s, ok in zip(named, found) if not ok]
+        buckets = [self.source_bucket(s) for s, ok in zip(named, found) if ok]
+        # max() keeps the first of equal credit: the source named first.
+        best = max(buckets, key=lambda b: self.buckets[b]) if buckets else "none"
+        return best, missing
+
+
+# How a citation is matched to the answer's text (evals/permits/README.md,
+# "Cited"). A web address: its host and path, without the scheme, "www." and
+# a closing slash or point. A code section's number: groups of digits joined
+# by points, the later ones of two to four digits (33.205.040, 197.312).
+WEB_ADDRESS = re.compile(r"(?<![\w@.-])(?:https?://)?(?:www\.)?"
+                         r"((?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s()\[\]<>\"']*)?)")
+SECTION_NUMBER = re.compile(r"(?<!\d)(?<!\d\.)\d{1,3}(?:\.\d{2,4})+(?!\.?\d)")
+# What may stand around a source without being part of it: "(RCC 33.110)."
+AROUND = " .,;:!?()[]{}\"'«»“”"
+
+
+def answer_form(text):
+    """Text as citations are matched in it: textmatch.normalize (case, width,
+    white space), a curly apostrophe read as a straight one."""
+    return normalize(text or "").replace("\u2019", "'").replace("\u2018", "'")
+
+
+@functools.lru_cache(maxsize=4096)
+def anchors(source):
+    """``(text, web addresses, section-number patterns)`` of a source as it is
+    looked for in an answer: its answer_form without the punctuation around
+    it, and what it names that it is matched by alone when it names any.
+    Cached: a run's citations repeat (the same section, the same site)."""
+    form = answer_form(source)
+    addresses = tuple(m.group(1).rstrip("/.,;:!?") for m in WEB_ADDRESS.finditer(form))
+    numbers = tuple(re.compile(r"(?<!\d)(?<!\d\.)" + re.escape(n) + r"(?!\.?\d)")
+                    for n in SECTION_NUMBER.findall(WEB_ADDRESS.sub(" ", form)))
+    return form.strip(AROUND), addresses, numbers
+
+
+def given_in(source, answer):
+    """Whether the answer (in answer_form) gave this source: every web address
+    and section number the source names is in the answer (a number as a whole
+    number: 33.205 is not in 33.205.040), or, when it names neither, its text
+    without the punctuation around it is."""
+    text, addresses, numbers = anchors(source)
+    if addresses or numbers:
+        return all(a in answer for a in addresses) and all(n.search(answer) for n in numbers)
+    return bool(text) and text in answer
 
 
 def _check_table(doc, path, what):
@@ -248,6 +324,8 @@ class JargonTable:
                                           "explained": why is not None, "explained_by": why}))
         whole = normalize(text)
         for token, pattern, expansions in self.acronyms:
+            if token not in text:
+                continue  # no match without it; a scan with a lookbehind is slow
             expansion = next((e for e in expansions if e in whole), None)
             for match in pattern.finditer(text):
                 if any(a <= match.start() < b for a, b in spans):
@@ -286,24 +364,18 @@ def _statements(text, spans):
 
 def accurate(facts, gaps):
     """Spec: "of the specific factual claims this response made, how many were
-    actually correct?" Importance-weighted credit of the atoms that are not
-    admitted gaps (admitted gaps are skipped: they cost completeness).
+    actually correct?" Importance-weighted credit of every atom that is not
+    an admitted gap (admitted gaps are skipped: they cost completeness).
 
-    When the evaluator looked the code up, an atom whose verified truth names
-    no section of the code was not verified ("the resident can't trust
-    unverified claims"): it is neither correct nor wrong, so it is skipped
-    too and counted apart (``skipped_unverified``)."""
-    unverified = [a for a in facts if a.get("verified") is False]
-    checked = [a for a in facts if a.get("verified") is not False]
-    weight = sum(a["importance"] for a in checked)
-    credit = sum((a["importance"] * CREDIT[a["correctness"]] for a in checked), Fraction(0))
+    Every such atom counts, whether or not the evaluator's lookups back its
+    verified truth: an unchecked WRONG is still a claim the evaluator found
+    wrong. What the lookups back is its own figure (scenario_score.verified)."""
+    weight = sum(a["importance"] for a in facts)
+    credit = Fraction(sum(a["importance"] * FIFTHS[a["correctness"]] for a in facts), 5)
     raw = credit / weight if weight else None
-    out = {"score": to_score(raw), "raw": show(raw), "atoms": len(checked),
-           "weighted_credit": show(credit), "weight": weight,
-           "skipped_admitted_gaps": len(gaps)}
-    if any("verified" in a for a in facts):
-        out["skipped_unverified"] = len(unverified)
-    return out
+    return {"score": to_score(raw), "raw": show(raw), "atoms": len(facts),
+            "weighted_credit": show(credit), "weight": weight,
+            "skipped_admitted_gaps": len(gaps)}
 
 
 def complete(facts, gaps, must_cover):
@@ -321,16 +393,27 @@ def complete(facts, gaps, must_cover):
             "must_cover": list(must_cover), "capped_by_admitted_gap_on": capped_by}
 
 
-def cited(facts, sources):
+def cited(checks, sources):
     """Spec: "are the cited sources actually authoritative?" The mean credit
-    of the factual atoms' citations by the published source-authority table."""
-    buckets = [sources.bucket(a["citation"]) for a in facts]
-    raw = (sum(sources.buckets[b] for b in buckets) / len(facts)) if facts else None
+    of the factual atoms' citations by the published source-authority table,
+    each as the answer gave it (``checks``: the factual atoms'
+    ``citation_checks``); ``not_in_answer`` counts the atoms whose citation
+    names a source the answer does not hold."""
+    buckets = [bucket for bucket, _missing in checks]
+    raw = (sum(sources.buckets[b] for b in buckets) / len(checks)) if checks else None
     counts = {}
     for b in buckets:
         counts[b] = counts.get(b, 0) + 1
-    return {"score": to_score(raw), "raw": show(raw), "atoms": len(facts),
-            "buckets": dict(sorted(counts.items()))}
+    return {"score": to_score(raw), "raw": show(raw), "atoms": len(checks),
+            "buckets": dict(sorted(counts.items())),
+            "not_in_answer": sum(1 for _bucket, missing in checks if missing)}
+
+
+def citation_checks(atoms, response, sources):
+    """``(bucket, sources not in the answer)`` of each atom's citation, in
+    order (SourceTable.given); the response is made answer_form once."""
+    answer = answer_form(response)
+    return [sources.given(a["citation"], answer) for a in atoms]
 
 
 def useful(atoms, response, jargon):
@@ -349,10 +432,13 @@ def useful(atoms, response, jargon):
             "words": words, "jargon": tokens}
 
 
-def score_answer(atoms, must_cover, response, sources, jargon):
+def score_answer(atoms, must_cover, response, sources, jargon, checks=None):
     """The four dimensions for one answer, each ``{score, raw, ...detail}``;
-    never combined."""
+    never combined. ``checks``: the atoms' citation_checks when the caller
+    has them already."""
+    checks = citation_checks(atoms, response, sources) if checks is None else checks
     facts = [a for a in atoms if a["correctness"] != GAP]
     gaps = [a for a in atoms if a["correctness"] == GAP]
+    fact_checks = [c for a, c in zip(atoms, checks) if a["correctness"] != GAP]
     return {"accurate": accurate(facts, gaps), "complete": complete(facts, gaps, must_cover),
-            "cited": cited(facts, sources), "useful": useful(atoms, response, jargon)}
+            "cited": cited(fact_checks, sources), "useful": useful(atoms, response, jargon)}

@@ -117,9 +117,10 @@ def render_markdown(result):
     if note:
         lines += [note, ""]
     lines += ["Four scores per cell, 0-3, never combined: A = Accurate, C = Complete, "
-              "Ci = Cited, U = Useful; n/a where there was nothing to score (no atom, "
-              "or for Accurate, with lookups, no factual atom resting on a section of "
-              "the code: the unverified are left out).", ""]
+              "Ci = Cited, U = Useful; n/a where there was nothing to score (no atom). "
+              "With an evaluator that looked the code up, each cell also says how many of "
+              "its factual atoms rest on a section the evaluator read (verified K/N); "
+              "Accurate counts them all.", ""]
     for evaluator in result["cross_evaluation"]["evaluators"]:
         lines += evaluator_section(result, evaluator, gens)
     lines += ["## Cross-evaluation (mean score per evaluator and generator)", "",
@@ -165,6 +166,8 @@ def evaluator_section(result, evaluator, gens):
     audit = audit_text(result, evaluator)
     if audit:
         lines += [inert(audit), ""]
+    for text in lookup_texts(result, evaluator):
+        lines += [inert(text), ""]
     lines += ["| Scenario | " + " | ".join(inert(g) for g in gens) + " |",
               "|---|" + "---|" * len(gens)]
     for s in result["scenarios"]:
@@ -176,9 +179,37 @@ def evaluator_section(result, evaluator, gens):
             elif c["error"]:
                 row.append("error")
             else:
-                row.append(" ".join(f"{SHORT[d]} {fmt(c['scores'][d]['score'])}" for d in DIMENSIONS))
+                row.append(" ".join(f"{SHORT[d]} {fmt(c['scores'][d]['score'])}" for d in DIMENSIONS)
+                           + verified_mark(c))
         lines.append(f"| {inert(s['id'])} | " + " | ".join(row) + " |")
     return lines + [""]
+
+
+def verified_mark(cell):
+    """`` (verified K/N)`` after a cell's scores when its evaluator looked the
+    code up: K of its N factual atoms rest on a section it read."""
+    figure = cell.get("verified")
+    if figure is None:
+        return ""
+    return f" (verified {figure['resting_on_a_section_read']}/{figure['factual_atoms']})"
+
+
+def lookup_texts(result, evaluator):
+    """An evaluator's lookups in words: how many of its factual atoms rest on
+    a section it read (first repeat, as the tables), and how many of the
+    answers it atomized with tools it made not one lookup call for. None of
+    either without lookups."""
+    use = result["provenance"].get("evaluator_lookups", {}).get(evaluator)
+    if use is None:
+        return []
+    figures = [c["verified"] for c in first_cells(result, evaluator).values() if "verified" in c]
+    read = sum(f["resting_on_a_section_read"] for f in figures)
+    facts = sum(f["factual_atoms"] for f in figures)
+    return [f"Verified: {read} of {facts} factual atoms rest on a section the evaluator read "
+            "(first repeat; Accurate counts every factual atom).",
+            f"Lookups: {use['tools']} answer(s) atomized with tools, "
+            f"{use['tools_without_a_lookup']} of them without one lookup call; "
+            f"{use['passages']} with the passages in the prompt."]
 
 
 def atomization_errors(result):
@@ -295,6 +326,7 @@ def render_dashboard(result):
         audit = audit_text(result, evaluator)
         if audit:
             body.append(f"<p>{e(audit)}</p>")
+        body += [f"<p>{e(text)}</p>" for text in lookup_texts(result, evaluator)]
         body.append("<table><tr><th>Scenario</th>" + "".join(f"<th>{e(g)}</th>" for g in gens) + "</tr>")
         for s in result["scenarios"]:
             row = [f'<td><span dir="auto">{e(s["id"])}</span></td>']
@@ -304,7 +336,8 @@ def render_dashboard(result):
                     row.append("<td>–</td>")
                     continue
                 inner = ("error" if c["error"] else
-                         "".join(badge(d, c["scores"][d]["score"]) for d in DIMENSIONS))
+                         "".join(badge(d, c["scores"][d]["score"]) for d in DIMENSIONS)
+                         + e(verified_mark(c)))
                 row.append(f'<td><a href="detail/{e(detail_name(c))}">{inner}</a></td>')
             body.append("<tr>" + "".join(row) + "</tr>")
         body.append("</table>")
@@ -365,24 +398,78 @@ def lookup_lines(cell):
         if call.get("error"):
             found = call["error"]
         elif isinstance(output, list):
-            found = ", ".join(hit["section"] for hit in output) or "nothing"
+            found = ", ".join(str(hit.get("section")) for hit in output
+                              if isinstance(hit, dict)) or "nothing"
         else:
             found = output.get("id") or "the parcel" if isinstance(output, dict) else "nothing"
         out.append(f"<li>{e(call.get('tool'))} {e(json.dumps(call.get('input'), ensure_ascii=False))}"
                    f": {e(found)}</li>")
+    if not lookups.get("calls") and lookups.get("mode") == "tools":
+        out.append("<li>no lookup at all</li>")
     if lookups.get("sections"):
         out.append(f"<li>passages given in the prompt: {e(', '.join(lookups['sections']))}</li>")
     out.append("</ol><ul>")
-    for atom in cell["atoms"]:
-        rests = ", ".join(atom.get("rests_on") or []) or "no section: unverified"
-        unknown = atom.get("unknown_sections")
-        out.append(f'<li><span dir="auto">{e(atom["text"])}</span>: {e(rests)}'
-                   + (f" (not in the code: {e(', '.join(unknown))})" if unknown else "") + "</li>")
+    for atom in cell["atoms"] or []:
+        out.append(f'<li><span dir="auto">{e(atom["text"])}</span>: {e(rests_text(atom))}</li>')
     return out + ["</ul>"]
 
 
-def render_detail(result, cell):
-    scenario = next(s for s in result["scenarios"] if s["id"] == cell["scenario"])
+def rests_text(atom):
+    """What one atom's verified truth rests on, and whether the evaluator
+    read it for this answer (scenario_score.grounding): "verified: rests on
+    RCC 33.205.040, read", "unverified; named but never read: RCC 33.110.220"."""
+    named = (atom.get("rests_on") or []) + (atom.get("rests_on_parcel") or [])
+    read = atom.get("rests_on_read") or []
+    unread = [n for n in named if n not in read]
+    parts = [f"verified: rests on {', '.join(read)}, read" if read else "unverified"]
+    if unread:
+        parts.append("named but never read: " + ", ".join(unread))
+    elif not named:
+        parts.append("no section of the code named")
+    unknown = atom.get("unknown_sections")
+    return "; ".join(parts) + (f" (not in the code: {', '.join(unknown)})" if unknown else "")
+
+
+def bucket_text(atom):
+    """An atom's citation bucket, with the sources the answer never gave
+    (not_in_answer: they earn nothing)."""
+    missing = atom.get("citation_not_in_answer")
+    if not missing:
+        return atom["citation_bucket"]
+    return f"{atom['citation_bucket']} (not_in_answer: {'; '.join(missing)})"
+
+
+def arithmetic_lines(cell):
+    """The arithmetic of each of the four scores, one item each."""
+    s = cell["scores"]
+    acc, com, cit, use = s["accurate"], s["complete"], s["cited"], s["useful"]
+    figure = cell.get("verified")
+    out = ["<h2>The arithmetic</h2><ul>",
+           f"<li>{badge('accurate', acc['score'])} importance-weighted credit "
+           f"{e(acc['weighted_credit'])} / weight {e(acc['weight'])} = {e(fmt(acc['raw']))}; "
+           f"floor(raw × 3 + 0.5); {e(acc['skipped_admitted_gaps'])} admitted gap(s) skipped"
+           + (f"; verified: {e(figure['resting_on_a_section_read'])} of {e(figure['factual_atoms'])} "
+              "factual atoms rest on a section the evaluator read" if figure else "") + "</li>",
+           f"<li>{badge('complete', com['score'])} covered {e(', '.join(com['covered']) or 'none')} "
+           f"of {e(', '.join(com['must_cover']))} = {e(fmt(com['raw']))}"
+           + (f"; capped at 2 by an admitted gap on {e(', '.join(com['capped_by_admitted_gap_on']))}"
+              if com["capped_by_admitted_gap_on"] else "") + "</li>",
+           f"<li>{badge('cited', cit['score'])} mean source credit over {e(cit['atoms'])} "
+           f"factual atom(s) = {e(fmt(cit['raw']))}; buckets "
+           f"{e(', '.join(f'{k} {v}' for k, v in cit['buckets'].items()) or 'none')}"
+           + (f"; {e(cit['not_in_answer'])} citation(s) naming a source the answer does not "
+              "give (not_in_answer: no credit for it)" if cit.get("not_in_answer") else "")
+           + "</li>",
+           f"<li>{badge('useful', use['score'])} mean actionability {e(fmt(use['mean_actionability']))} "
+           f"minus jargon penalty {e(fmt(use['jargon_penalty']))} ({e(use['unexplained_jargon'])} "
+           f"unexplained token(s) in {e(use['words'])} words) = {e(fmt(use['raw']))}</li></ul>"]
+    return out
+
+
+def render_detail(result, cell, scenario=None):
+    """A cell's detail page; ``scenario``, its scenario, when the caller has
+    it at hand (write_pages: found once for every page, not by a search)."""
+    scenario = scenario or next(s for s in result["scenarios"] if s["id"] == cell["scenario"])
     body = [f"<h1>{e(cell['scenario'])}: {e(cell['variant'])}</h1>",
             f'<p class="note">{e(status_line(result))}</p>',
             f"<p>Verified by: {e(cell['evaluator'])} (prompt {e(cell['evaluator_prompt']['name'])}, "
@@ -398,32 +485,12 @@ def render_detail(result, cell):
     for a in cell["atoms"]:
         body.append(f'<tr><td dir="auto">{e(a["text"])}</td><td>{e(a["correctness"])}</td>'
                     f'<td dir="auto">{e(a["verified_truth"])}</td><td>{e(a["citation"] or "none")}</td>'
-                    f'<td>{e(a["citation_bucket"])}</td><td>{e(a["topic"])}</td>'
+                    f'<td>{e(bucket_text(a))}</td><td>{e(a["topic"])}</td>'
                     f'<td>{e(a["importance"])}</td><td>{e(a["actionability"])}</td></tr>')
     body.append("</table>")
-    s = cell["scores"]
-    body.append("<h2>The arithmetic</h2><ul>")
-    acc = s["accurate"]
-    body.append(f"<li>{badge('accurate', acc['score'])} importance-weighted credit "
-                f"{e(acc['weighted_credit'])} / weight {e(acc['weight'])} = {e(fmt(acc['raw']))}; "
-                f"floor(raw × 3 + 0.5); {e(acc['skipped_admitted_gaps'])} admitted gap(s) skipped"
-                + (f"; {e(acc['skipped_unverified'])} unverified atom(s) skipped (their verified "
-                   "truth names no section of the code)" if "skipped_unverified" in acc else "")
-                + "</li>")
-    com = s["complete"]
-    body.append(f"<li>{badge('complete', com['score'])} covered {e(', '.join(com['covered']) or 'none')} "
-                f"of {e(', '.join(com['must_cover']))} = {e(fmt(com['raw']))}"
-                + (f"; capped at 2 by an admitted gap on {e(', '.join(com['capped_by_admitted_gap_on']))}"
-                   if com["capped_by_admitted_gap_on"] else "") + "</li>")
-    cit = s["cited"]
-    body.append(f"<li>{badge('cited', cit['score'])} mean source credit over {e(cit['atoms'])} "
-                f"factual atom(s) = {e(fmt(cit['raw']))}; buckets "
-                f"{e(', '.join(f'{k} {v}' for k, v in cit['buckets'].items()) or 'none')}</li>")
-    use = s["useful"]
-    body.append(f"<li>{badge('useful', use['score'])} mean actionability {e(fmt(use['mean_actionability']))} "
-                f"minus jargon penalty {e(fmt(use['jargon_penalty']))} ({e(use['unexplained_jargon'])} "
-                f"unexplained token(s) in {e(use['words'])} words) = {e(fmt(use['raw']))}</li></ul>")
+    body += arithmetic_lines(cell)
     body += lookup_lines(cell)
+    use = cell["scores"]["useful"]
     body.append("<h2>Jargon found</h2>")
     if use["jargon"]:
         body.append("<ul>" + "".join(f"<li>{e(t['token'])} ({e(t['kind'])}): {e(verdict(t))}</li>"
@@ -438,5 +505,7 @@ def write_pages(result, folder, write):
     """The dashboard and every detail page, through ``write(path, text)``."""
     os.makedirs(os.path.join(folder, "detail"), exist_ok=True)
     write(os.path.join(folder, "index.html"), render_dashboard(result))
+    scenarios = {s["id"]: s for s in result["scenarios"]}
     for cell in result["cells"]:
-        write(os.path.join(folder, "detail", detail_name(cell)), render_detail(result, cell))
+        write(os.path.join(folder, "detail", detail_name(cell)),
+              render_detail(result, cell, scenarios[cell["scenario"]]))

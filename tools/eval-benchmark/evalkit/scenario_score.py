@@ -12,11 +12,15 @@ no string holds half of a surrogate pair; anything else is refused with
 ``file:line: what``.
 
 Outputs (a dict): ``cells`` (one per scenario, variant, evaluator, repeat,
-with the four dimensions, their raw values and the arithmetic),
+with the four dimensions, their raw values and the arithmetic; with lookups,
+``verified``: how many factual atoms rest on a section the evaluator read for
+that answer, beside Accurate, which counts them all),
 ``cross_evaluation`` (evaluator x generator means, self cells marked: one
 model family, evalkit/families.py, and per
 dimension the agreement between each pair of evaluators), ``stability``
-(with --repeat: how often the scores of repeats agree), and provenance.
+(with --repeat: how often the scores of repeats agree), and provenance
+(with lookups, ``evaluator_lookups``: per evaluator, the answers it had tools
+for and looked nothing up for).
 """
 
 import hashlib
@@ -25,7 +29,7 @@ import re
 from fractions import Fraction
 
 from . import BadInput, VERSION, whole_number
-from .atomscore import DIMENSIONS, JargonTable, SourceTable, score_answer
+from .atomscore import DIMENSIONS, GAP, JargonTable, SourceTable, citation_checks, score_answer
 from .atoms import validate, variant_of
 from .corpus import Corpus
 from .families import same_family, split_variant
@@ -50,6 +54,8 @@ EVALUATOR_FIELDS = {"provider": "string", "model": "string", "prompt": "string",
 CALL_FIELDS = {"usage?": "object|null"}
 USAGE_FIELDS = {"input_tokens?": "integer|null", "output_tokens?": "integer|null",
                 "reported?": "boolean"}
+LOOKUPS_FIELDS = {"mode": "string", "calls": "objects", "sections?": "list"}
+LOOKUP_CALL_FIELDS = {"tool": "string", "error?": "string|null"}
 
 
 def check_line(line, where, what, fields, *parts):
@@ -132,9 +138,12 @@ def read_atoms(paths, answers, scenarios):
                     raise BadInput(f"{where}: {problems[0]}")
                 atoms = checked
             lookups = line.get("lookups")
+            if lookups is not None:
+                check_lookups(lookups, where)
             if lookups is not None and atoms is not None:
                 corpus = corpora.get(os.path.dirname(scenarios.path), lookups, where)
-                atoms = [dict(atom, **grounding(atom, corpus)) for atom in atoms]
+                seen = what_was_read(lookups, corpus)
+                atoms = [dict(atom, **grounding(atom, corpus, seen)) for atom in atoms]
             key = (line["id"], line["variant"], evaluator, line["repeat"])
             if key in out:
                 raise BadInput(f"{where}: a second atoms line for {key}")
@@ -149,21 +158,169 @@ def read_atoms(paths, answers, scenarios):
 _RESTS_ON = re.compile(r"\[([^\[\]]+)\]")
 
 
-def grounding(atom, corpus):
+def check_lookups(lookups, where):
+    """Refuse an atoms line's lookups the scoring cannot read (lookups_problem)."""
+    problem = lookups_problem(lookups)
+    if problem is not None:
+        raise BadInput(f"{where}: {problem}: not an atoms line")
+
+
+def lookups_problem(lookups):
+    """What is wrong with an atoms line's lookups, or None: a mode of tools or
+    passages, calls (objects, each naming its tool), the section ids of
+    passages, and each output of the shape its tool returns
+    (evalkit/lookups.py), since the scoring reads what each returned."""
+    problem = wrong_field(lookups, LOOKUPS_FIELDS, "lookups.")
+    if problem is not None:
+        return problem
+    if lookups["mode"] not in ("tools", "passages"):
+        return "lookups.mode must be tools or passages"
+    if lookups["mode"] == "passages" and "sections" not in lookups:
+        return "lookups.sections is missing beside passages"
+    if not all(isinstance(sid, str) for sid in lookups.get("sections", [])):
+        return "lookups.sections must be a list of strings"
+    for index, call in enumerate(lookups["calls"]):
+        problem = wrong_field(call, LOOKUP_CALL_FIELDS, f"lookups.calls[{index}].")
+        if problem is None and not _output_fits(call):
+            problem = f"lookups.calls[{index}].output is not what {call['tool']} returns"
+        if problem is not None:
+            return problem
+    return None
+
+
+def _output_fits(call):
+    """Whether a call's output is of its tool's shape: search_code a list of
+    hits with their section, read_section a section with its id,
+    lookup_parcel a parcel with its address. A failed call (an error) and a
+    tool that does not exist returned nothing the scoring reads."""
+    output = call.get("output")
+    if call.get("error") is not None or output is None:
+        return True
+    if call["tool"] == "search_code":
+        return isinstance(output, list) and all(
+            isinstance(hit, dict) and isinstance(hit.get("section"), str) for hit in output)
+    key = {"read_section": "id", "lookup_parcel": "address"}.get(call["tool"])
+    return key is None or (isinstance(output, dict) and isinstance(output.get(key), str))
+
+
+def what_was_read(lookups, corpus):
+    """``(section ids, parcel addresses)`` the evaluator read for this answer,
+    as the code writes them. Read: each section a search_code call returned
+    a passage of, each section read_section returned, each parcel
+    lookup_parcel returned (the parcel table's row), and, with passages, each
+    section whose passage was put in the prompt. A call that failed read
+    nothing; what the evaluator only names is not read."""
+    ids = list(lookups["sections"]) if lookups["mode"] == "passages" else []
+    addresses = []
+    for call in lookups["calls"]:
+        output = call.get("output")
+        if call.get("error") is not None or output is None:
+            continue
+        if call["tool"] == "search_code":
+            ids += [hit["section"] for hit in output]
+        elif call["tool"] == "read_section":
+            ids.append(output["id"])
+        elif call["tool"] == "lookup_parcel":
+            addresses.append(output["address"])
+    sections = {sid for sid in map(corpus.section, ids) if sid}
+    parcels = {address for address in map(corpus.parcel, addresses) if address}
+    return sections, parcels
+
+
+def named_in(truth, corpus):
+    """``(sections, parcels, unknown)`` a verified truth names in brackets:
+    section ids the code has and addresses its parcel table has (a bracket
+    holding one address, with or without the city: "[4127 SE Wrenfield
+    Court, Riverton]"), each ``(as written, as the code writes it)``, and
+    the rest as written, split at commas and semicolons."""
+    sections, parcels, unknown = [], [], []
+    for found in _RESTS_ON.findall(truth):
+        whole = found.strip()
+        # an address holds a comma ("..., Riverton"): look for it before splitting
+        parcel = None if corpus.section(whole) else corpus.parcel(whole)
+        if parcel is not None:
+            parcels.append((whole, parcel))
+            continue
+        for part in (p.strip() for p in re.split(r"[;,]", found)):
+            section = corpus.section(part) if part else None
+            if section is not None:
+                sections.append((part, section))
+            elif part:
+                unknown.append(part)
+    return sections, parcels, unknown
+
+
+def grounding(atom, corpus, seen):
     """What an atom's verified truth rests on, for an evaluator that looked
     the code up (atomize.py with a corpus): ``rests_on``, the section ids it
-    names that the code has, ``unknown_sections``, those it does not, and
-    ``verified``, whether it names any the code has."""
-    named = [part.strip() for found in _RESTS_ON.findall(atom["verified_truth"])
-             for part in re.split(r"[;,]", found) if part.strip()]
-    known = [sid for sid in named if corpus.read(sid) is not None]
-    return {"rests_on": known, "unknown_sections": [sid for sid in named if sid not in known],
-            "verified": bool(known)}
+    names that the code has, ``rests_on_parcel``, the parcels it names,
+    ``unknown_sections``, what it names that the code does not have,
+    ``rests_on_read``, those of its sections and parcels the evaluator read
+    for this answer (``seen``: what_was_read), and ``verified``, whether it
+    rests on any of them."""
+    sections, parcels, unknown = named_in(atom["verified_truth"], corpus)
+    read = [written for written, sid in sections if sid in seen[0]] + \
+        [written for written, address in parcels if address in seen[1]]
+    return {"rests_on": [written for written, _sid in sections],
+            "rests_on_parcel": [written for written, _address in parcels],
+            "unknown_sections": unknown, "rests_on_read": read, "verified": bool(read)}
+
+
+def verified(atoms):
+    """The figure beside Accurate: of the factual atoms (not admitted gaps),
+    how many rest on a section (or a parcel) the evaluator read."""
+    facts = [a for a in atoms if a["correctness"] != GAP]
+    return {"factual_atoms": len(facts), "resting_on_a_section_read": sum(a["verified"] for a in facts)}
+
+
+def lookup_use(cells):
+    """Per evaluator that had the code: the answers it atomized (every
+    repeat; a failed atomization has no atoms to rest on anything and is
+    listed apart) by mode, and those in tools mode with not one lookup call:
+    it could look each claim up and looked nothing up (atomize.py counts
+    them the same way)."""
+    use = {}
+    for cell in cells:
+        lookups = cell.get("lookups")
+        if lookups is None or cell["error"] is not None:
+            continue
+        entry = use.setdefault(cell["evaluator"], {"answers": 0, "passages": 0, "tools": 0,
+                                                   "tools_without_a_lookup": 0})
+        entry["answers"] += 1
+        entry[lookups["mode"]] += 1
+        entry["tools_without_a_lookup"] += lookups["mode"] == "tools" and not lookups["calls"]
+    return use
+
+
+class CodeIds:
+    """A corpus's section ids and parcel addresses as the code writes them,
+    for the ids and addresses an atoms line writes (Corpus.read and
+    Corpus.parcel, kept: the same few come back in every answer)."""
+
+    def __init__(self, corpus):
+        self.corpus = corpus
+        self.sha256 = corpus.sha256
+        self.ids, self.addresses = {}, {}
+
+    def section(self, text):
+        """The id of the section ``text`` names, or None."""
+        if text not in self.ids:
+            found = self.corpus.read(text)
+            self.ids[text] = found["id"] if found else None
+        return self.ids[text]
+
+    def parcel(self, text):
+        """The address of the parcel ``text`` names, or None."""
+        if text not in self.addresses:
+            found = self.corpus.parcel(text)
+            self.addresses[text] = found["address"] if found else None
+        return self.addresses[text]
 
 
 class Corpora:
     """The corpus files atoms lines name, beside the scenario file (``code/``),
-    each read once and checked against the sha256 the line recorded."""
+    each read once (as its CodeIds) and checked against the sha256 the line
+    recorded."""
 
     def __init__(self):
         self.loaded = {}
@@ -176,7 +333,7 @@ class Corpora:
         if path not in self.loaded:
             if not os.path.exists(path):
                 raise BadInput(f"{where}: the corpus {name} is not in {os.path.join(folder, 'code')}")
-            self.loaded[path] = Corpus(path)
+            self.loaded[path] = CodeIds(Corpus(path))
         corpus = self.loaded[path]
         if lookups.get("corpus_sha256") != corpus.sha256:
             raise BadInput(f"{where}: the evaluator looked up another version of {name} "
@@ -214,8 +371,9 @@ def score(scenarios, raw_paths, atoms_paths, sources_path, jargon_path, example=
     atoms = read_atoms(atoms_paths, answers, scenarios)
     cells = [score_cell(key, entry, scenarios, answers, sources, jargon)
              for key, entry in sorted(atoms.items())]
+    atomized = {(c["scenario"], c["variant"]) for c in cells}
     not_atomized = sorted(f"{sid} ({variant})" for (sid, variant) in answers
-                          if not any(c["scenario"] == sid and c["variant"] == variant for c in cells))
+                          if (sid, variant) not in atomized)
     evaluators = sorted({c["evaluator"] for c in cells})
     generators = sorted({variant for _sid, variant in answers})
     first = [c for c in cells if c["repeat"] == 0]
@@ -224,6 +382,9 @@ def score(scenarios, raw_paths, atoms_paths, sources_path, jargon_path, example=
     stability = repeat_stability(cells, evaluators)
     audit = evaluator_audit(first, scenarios)
     provenance = describe_runs(answers, atoms, cells, example)
+    use = lookup_use(cells)
+    if use:
+        provenance["evaluator_lookups"] = use
     provenance.update({
         "generators": generators,
         "evaluators": evaluators,
@@ -302,10 +463,14 @@ def score_cell(key, entry, scenarios, answers, sources, jargon):
     if entry["lookups"] is not None:
         cell["lookups"] = entry["lookups"]
     if entry["error"] is None:
+        checks = citation_checks(entry["atoms"], answer["text"] or "", sources)
         cell["scores"] = score_answer(entry["atoms"], scenario["must_cover"],
-                                      answer["text"] or "", sources, jargon)
-        for atom in cell["atoms"]:
-            atom["citation_bucket"] = sources.bucket(atom["citation"])
+                                      answer["text"] or "", sources, jargon, checks)
+        for atom, (bucket, missing) in zip(cell["atoms"], checks):
+            atom["citation_bucket"] = bucket
+            atom["citation_not_in_answer"] = missing
+        if entry["lookups"] is not None:
+            cell["verified"] = verified(cell["atoms"])
     else:
         cell["scores"] = {d: {"score": None, "raw": None, "why": "atomization failed"}
                           for d in DIMENSIONS}
@@ -355,7 +520,7 @@ def _count_sections(entry, cell, scenario):
         "atoms": 0, "resting_on_a_section": 0, "on_a_key_section_of_the_topic": 0,
         "naming_a_section_the_code_lacks": 0})
     for atom in cell["atoms"]:
-        if atom["correctness"] == "admitted-gap":
+        if atom["correctness"] == GAP:
             continue
         counts["atoms"] += 1
         counts["resting_on_a_section"] += bool(atom["rests_on"])
@@ -368,9 +533,12 @@ def cross_table(first, evaluators, generators):
     """Evaluator x generator mean scores per dimension; an evaluator's own
     answers are marked self and left blank."""
     table = []
+    by_pair = {}
+    for c in first:
+        by_pair.setdefault((c["evaluator"], c["variant"]), []).append(c)
     for evaluator in evaluators:
         for generator in generators:
-            mine = [c for c in first if c["evaluator"] == evaluator and c["variant"] == generator]
+            mine = by_pair.get((evaluator, generator), [])
             row = {"evaluator": evaluator, "generator": generator,
                    "self": same_family(split_variant(evaluator)[1],
                                        split_variant(generator)[1]) is not None,

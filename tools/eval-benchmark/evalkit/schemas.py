@@ -235,7 +235,12 @@ ATOMS LINE (atomize.py output, one per answer, evaluator and repeat, format 1)
                     takes no tools or --passages asked for them), corpus and
                     corpus_sha256 of the code file, calls (every lookup in order:
                     tool, input, output, error), and for passages sections (the
-                    ids put in the prompt) and why (why passages were given)
+                    ids put in the prompt) and why (why passages were given);
+                    score.py counts as read, for this answer only, each section
+                    a search_code output holds, the section read_section
+                    returned, the parcel lookup_parcel returned and the
+                    passages' sections (a failed call reads nothing; an output
+                    of another shape than its tool's is refused)
   earlier_errors, redone   only in a line atomized again by --retry-errors: the
                     earlier lines' errors, and true (its calls come first in calls)"""
 

@@ -274,3 +274,69 @@ class AtomizeOnARealServer(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ScoringALocalRun(unittest.TestCase):
+    """score.py on a run whose models were served on this machine: labelled a
+    local run with the models the servers reported, and held to the family
+    rule by those models too."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = tmp.name
+        support.isolate_environ(self)
+        self.cases = os.path.join(self.tmp, "scenarios.json")
+        write_json(self.cases, SCENARIOS)
+        self.raw = os.path.join(self.tmp, "raw.jsonl")
+        self.atoms = os.path.join(self.tmp, "atoms.jsonl")
+        import run  # noqa: E402
+        with LlamaLike(lambda request, turn: {"content": "Yes, up to 120 square feet."},
+                       served="smollm2-135m-instruct") as gen:
+            os.environ.update(gen.environ())
+            code, _, err = call_main(run, [self.cases, self.raw, "--provider", "openai",
+                                           "--model", "smollm2-135m-instruct", "--quiet"])
+        self.assertEqual(code, 0, err)
+        with LlamaLike(small_model()) as judge:
+            os.environ.update(judge.environ())
+            code, _, err = call_main(atomize, [self.raw, self.atoms, "--provider", "openai",
+                                               "--model", "qwen2.5-coder-1.5b-instruct",
+                                               "--cases", self.cases, "--quiet"])
+        self.assertEqual(code, 0, err)
+
+    def score(self):
+        import score  # noqa: E402
+        out = os.path.join(self.tmp, "results.json")
+        code, _, err = call_main(score, [self.cases, self.raw, self.atoms, "--json", out,
+                                         "--sources", os.path.join(FIXTURES, "sources.json"),
+                                         "--jargon", os.path.join(FIXTURES, "jargon.json")])
+        if code:
+            return code, err, None
+        with open(out, encoding="utf-8") as fh:
+            return code, err, json.load(fh)
+
+    def test_a_run_served_on_this_machine_is_a_local_run(self):
+        code, err, result = self.score()
+        self.assertEqual(code, 0, err)
+        provenance = result["provenance"]
+        self.assertEqual(provenance["run"]["status"], "recorded_local_run")
+        import score  # noqa: E402
+        code, markdown, err = call_main(score, [self.cases, self.raw, self.atoms, "--sources",
+                                                os.path.join(FIXTURES, "sources.json"),
+                                                "--jargon", os.path.join(FIXTURES, "jargon.json")])
+        self.assertIn("Run status: recorded_local_run: a measurement of models served", markdown)
+        self.assertEqual(provenance["served_models"], [
+            {"role": "evaluator", "asked": "openai:qwen2.5-coder-1.5b-instruct",
+             "served": "qwen2.5-coder-1.5b-instruct"},
+            {"role": "generator", "asked": "openai:smollm2-135m-instruct",
+             "served": "smollm2-135m-instruct"}])
+
+    def test_atoms_whose_server_served_the_generators_family_are_refused(self):
+        lines = read_lines(self.atoms)
+        lines[0]["served_model"] = "SmolLM2-135M-Instruct.Q4_1.gguf"
+        with open(self.atoms, "w", encoding="utf-8") as fh:
+            fh.write("".join(json.dumps(line) + "\n" for line in lines))
+        code, err, _ = self.score()
+        self.assertEqual(code, 2)
+        self.assertIn("as the servers reported them: smollm2-135m-instruct and "
+                      "SmolLM2-135M-Instruct.Q4_1.gguf", err)

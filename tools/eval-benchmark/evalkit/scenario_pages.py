@@ -106,6 +106,9 @@ def status_line(result):
     p = result["provenance"]
     if p["run"]["status"] == "recorded_live_run":
         return "Run status: recorded_live_run."
+    if p["run"]["status"] == "recorded_local_run":
+        return ("Run status: recorded_local_run: a measurement of models served on the machine "
+                "that ran it (the models its servers reported are under Provenance).")
     return ("Run status: not_run. This is an EXAMPLE, not a measurement"
             + (" (an example run against loopback stand-ins)." if p.get("example") else "."))
 
@@ -233,6 +236,13 @@ def prompts(p, role):
     return "none (answers collected by hand)" if role == "generator" else "none"
 
 
+def served_text(p):
+    """Each model asked for, with the models its server said answered."""
+    pairs = p.get("served_models") or []
+    return "; ".join(f"{x['role']} {x['asked']}: {x['served'] or 'not reported'}"
+                     for x in pairs) or "none (answers collected by hand)"
+
+
 def provenance_items(result):
     """``(label, text)`` of the provenance, the same in results.md and index.html."""
     p = result["provenance"]
@@ -240,6 +250,7 @@ def provenance_items(result):
             ("Scenarios", f"{p['cases']['file']} sha256 {p['cases']['sha256']}"),
             ("Source table", f"{p['sources']['file']} sha256 {p['sources']['sha256']}"),
             ("Jargon table", f"{p['jargon']['file']} sha256 {p['jargon']['sha256']}"),
+            ("Models (asked for: as the server reported)", served_text(p)),
             ("Generator prompts", prompts(p, "generator")),
             ("Evaluator prompts", prompts(p, "evaluator")),
             ("Scored by", f"{p['scorer']['tool']} {p['scorer']['version']}")]

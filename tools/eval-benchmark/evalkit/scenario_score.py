@@ -33,6 +33,7 @@ from .atomscore import DIMENSIONS, GAP, JargonTable, SourceTable, citation_check
 from .atoms import validate, variant_of
 from .corpus import Corpus
 from .families import same_family, split_variant
+from .provenance import host_of, is_local_host
 from .jsonl import iter_jsonl
 from .quarter import sha256_file
 from .responses import answer_text
@@ -97,6 +98,7 @@ def read_raw(paths, scenarios):
                 raise BadInput(f"{where}: a second answer of {key[1]} to {key[0]}")
             answers[key] = {"text": answer_text(target, line.get("response")), "target": target,
                             "run": run, "where": where, "date": answered_on(line),
+                            "served": reported((line.get("response") or {}).get("model")),
                             "prompt": generator_prompt(line)}
     return answers
 
@@ -118,15 +120,11 @@ def read_atoms(paths, answers, scenarios):
                 if problem is not None:
                     raise BadInput(f"{where}: {problem}: not an atoms line")
             evaluator = f"{ev.get('provider')}:{ev.get('model')}"
-            shared = same_family(ev.get("model"), split_variant(line["variant"])[1])
-            if shared is not None:
-                raise BadInput(f"{where}: evaluator {evaluator} atomized its own answer: the "
-                               f"generator {line['variant']} is of its model family ({shared}); "
-                               "generator != evaluator")
             answer = answers.get((line["id"], line["variant"]))
             if answer is None:
                 raise BadInput(f"{where}: no raw answer of {line['variant']} to {line['id']} "
                                "among the raw files given")
+            check_not_self(line, where, evaluator, answer)
             text = answer["text"] or ""
             if line.get("response_sha256") != hashlib.sha256(text.encode("utf-8")).hexdigest():
                 raise BadInput(f"{where}: these atoms are of another answer than the raw line's "
@@ -148,10 +146,33 @@ def read_atoms(paths, answers, scenarios):
             if key in out:
                 raise BadInput(f"{where}: a second atoms line for {key}")
             out[key] = {"atoms": atoms, "error": line.get("error"), "evaluator": ev,
-                        "lookups": lookups,
+                        "lookups": lookups, "served": reported(line.get("served_model")),
                         "run": line.get("run") or {}, "where": where,
                         "tokens": evaluator_tokens(line.get("calls"))}
     return out
+
+
+def check_not_self(line, where, evaluator, answer):
+    """Refuse atoms an evaluator made of its own family's answer: every name
+    on each side, the one asked for and the one its server reported (a
+    local server answers with the model it serves, whatever was asked)."""
+    asked = (split_variant(line["variant"])[1], line["evaluator"].get("model"))
+    served = (answer["served"], reported(line.get("served_model")))
+    for generator in filter(None, (asked[0], served[0])):
+        for model in filter(None, (asked[1], served[1])):
+            shared = same_family(model, generator)
+            if shared is None:
+                continue
+            via = "" if (generator, model) == asked else \
+                f"; as the servers reported them: {generator} and {model}"
+            raise BadInput(f"{where}: evaluator {evaluator} atomized its own answer: the "
+                           f"generator {line['variant']} is of its model family ({shared}"
+                           f"{via}); generator != evaluator")
+
+
+def reported(model):
+    """A model name a server reported, or None."""
+    return model if isinstance(model, str) and model else None
 
 
 # The section ids a verified truth names, in brackets: "... [RCC 33.205.040]".
@@ -414,12 +435,17 @@ def describe_runs(answers, atoms, cells, example):
     recorded = (not example and bool(answers) and
                 all(a["run"].get("tool") == "run.py" for a in answers.values()) and
                 all(e["run"].get("tool") == "atomize.py" for e in atoms.values()))
+    endpoints = [a["target"].get("url") for a in answers.values()] + \
+                [e["run"].get("url") for e in atoms.values()]
+    local = any(is_local_host(host_of(url)) for url in endpoints if isinstance(url, str))
     prompts = {("generator", a["prompt"]["name"], a["prompt"]["sha256"])
                for a in answers.values() if a["prompt"]}
     prompts |= {("evaluator", c["evaluator_prompt"]["name"], c["evaluator_prompt"]["sha256"])
                 for c in cells}
     return {
-        "run": {"status": "recorded_live_run" if recorded else "not_run"},
+        "run": {"status": ("recorded_local_run" if local else "recorded_live_run")
+                if recorded else "not_run"},
+        "served_models": served_models(answers, atoms),
         "example": bool(example),
         "run_dates": sorted({a["date"] for a in answers.values() if a["date"]}),
         "prompt_versions": [{"role": role, "name": name, "sha256": sha}
@@ -427,6 +453,17 @@ def describe_runs(answers, atoms, cells, example):
         "run_git_commits": sorted({str(a["run"].get("git_commit")) for a in answers.values()}
                                   | {str(e["run"].get("git_commit")) for e in atoms.values()}),
     }
+
+
+def served_models(answers, atoms):
+    """``[{role, asked, served}]``: each model asked for beside the models its
+    server reported (none for an answer collected by hand)."""
+    pairs = {("generator", variant_of(a["target"]), a["served"]) for a in answers.values()
+             if a["target"].get("kind") == "model"}
+    pairs |= {("evaluator", f"{e['evaluator'].get('provider')}:{e['evaluator'].get('model')}",
+               e["served"]) for e in atoms.values()}
+    return [{"role": role, "asked": asked, "served": served}
+            for role, asked, served in sorted(pairs, key=lambda p: tuple(map(str, p)))]
 
 
 def answered_on(line):

@@ -340,3 +340,12 @@ class ScoringALocalRun(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("as the servers reported them: smollm2-135m-instruct and "
                       "SmolLM2-135M-Instruct.Q4_1.gguf", err)
+
+    def test_an_answer_cut_off_at_the_token_limit_is_listed(self):
+        lines = read_lines(self.raw)
+        lines[0]["response"]["cut_off"] = True   # as run.py records finish_reason "length"
+        with open(self.raw, "w", encoding="utf-8") as fh:
+            fh.write("".join(json.dumps(line) + "\n" for line in lines))
+        code, err, result = self.score()
+        self.assertEqual(code, 0, err)
+        self.assertEqual(result["cut_off"], ["shed (openai:smollm2-135m-instruct)"])

@@ -102,6 +102,10 @@ def context_note(result):
     return CONTEXT_NOTE if any(g.endswith("+corpus") for g in gens) else None
 
 
+CUT_OFF = ("Answers cut off at the generator's token limit ({}; scored as they came, what "
+           "they would have gone on to say unknown): ")
+
+
 def status_line(result):
     p = result["provenance"]
     if p["run"]["status"] == "recorded_live_run":
@@ -151,6 +155,9 @@ def render_markdown(result):
     if result["not_atomized"]:
         lines += ["", "Answers with no atoms line: "
                   + ", ".join(inert(x) for x in result["not_atomized"])]
+    if result.get("cut_off"):
+        lines += ["", CUT_OFF.format(len(result["cut_off"]))
+                  + ", ".join(inert(x) for x in result["cut_off"])]
     errors = atomization_errors(result)
     if errors:
         lines += ["", "## Atomization errors (scored n/a)", ""] + [f"- {inert(x)}" for x in errors]
@@ -372,6 +379,9 @@ def problem_sections(result):
     body = []
     if result["not_atomized"]:
         body.append(f"<p>Answers with no atoms line: {e(', '.join(result['not_atomized']))}</p>")
+    if result.get("cut_off"):
+        body.append(f"<p>{e(CUT_OFF.format(len(result['cut_off'])) + ', '.join(result['cut_off']))}"
+                    "</p>")
     errors = atomization_errors(result)
     if errors:
         body.append("<h2>Atomization errors (scored n/a)</h2><ul>"

@@ -99,6 +99,7 @@ def read_raw(paths, scenarios):
             answers[key] = {"text": answer_text(target, line.get("response")), "target": target,
                             "run": run, "where": where, "date": answered_on(line),
                             "served": reported((line.get("response") or {}).get("model")),
+                            "cut_off": (line.get("response") or {}).get("cut_off") is True,
                             "prompt": generator_prompt(line)}
     return answers
 
@@ -422,6 +423,10 @@ def score(scenarios, raw_paths, atoms_paths, sources_path, jargon_path, example=
             "scenarios": [{"id": s["id"], "question": s["question"], "must_cover": s["must_cover"],
                            "address": s["address"]} for s in scenarios.scenarios],
             "cells": cells, "not_atomized": not_atomized,
+            # A generator's answer stopped at its token limit: scored as it
+            # came, and listed, since what it would have said is not known.
+            "cut_off": sorted(f"{sid} ({variant})" for (sid, variant), a in answers.items()
+                              if a["cut_off"]),
             "cross_evaluation": {"evaluators": evaluators, "generators": generators,
                                  "table": table, "agreement": agreement},
             "stability": stability, **({"evaluator_audit": audit} if audit else {})}

@@ -264,14 +264,19 @@ class NeverLookedUp(Scored):
             self.line([atom()], tools()),                                   # no lookup
             self.line([atom()], tools(read_call(SIZE)), repeat=1),
             self.line(None, tools(), repeat=2, error="evaluator reply was not JSON"),
-            self.line([atom()], passages(SIZE), evaluator=("openai", "judge-b")))
+            self.line([atom()], passages(SIZE), evaluator=("openai", "judge-b")),
+            self.line([atom()], dict(passages(SIZE), why="asked for (--passages)"),
+                      evaluator=("openai", "judge-b"), repeat=1))
         # the failed atomization is listed apart, as atomize.py counts: no atoms, nothing
         # rests on anything
         self.assertEqual(result["provenance"]["evaluator_lookups"], {
             "anthropic:judge-a": {"answers": 2, "passages": 0, "tools": 2,
-                                  "tools_without_a_lookup": 1},
-            "openai:judge-b": {"answers": 1, "passages": 1, "tools": 0,
-                               "tools_without_a_lookup": 0}})
+                                  "tools_without_a_lookup": 1, "passages_asked": 0},
+            "openai:judge-b": {"answers": 2, "passages": 2, "tools": 0,
+                               "tools_without_a_lookup": 0, "passages_asked": 1}})
+        # The passages a run asked for (--passages) are said so on the dashboard.
+        self.assertIn("2 with the passages in the prompt (1 of them because the run asked for "
+                      "the passages", md)
         said = ("Lookups: 2 answer(s) atomized with tools, 1 of them without one lookup call; "
                 "0 with the passages in the prompt.")
         self.assertIn(said, md)

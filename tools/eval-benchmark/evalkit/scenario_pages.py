@@ -219,7 +219,10 @@ def lookup_texts(result, evaluator):
             "(first repeat; Accurate counts every factual atom).",
             f"Lookups: {use['tools']} answer(s) atomized with tools, "
             f"{use['tools_without_a_lookup']} of them without one lookup call; "
-            f"{use['passages']} with the passages in the prompt."]
+            f"{use['passages']} with the passages in the prompt"
+            + (f" ({use['passages_asked']} of them because the run asked for the passages, "
+               "atomize.py --passages: the model makes no real tool call)."
+               if use.get("passages_asked") else ".")]
 
 
 def atomization_errors(result):

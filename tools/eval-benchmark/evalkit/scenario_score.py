@@ -55,7 +55,9 @@ EVALUATOR_FIELDS = {"provider": "string", "model": "string", "prompt": "string",
 CALL_FIELDS = {"usage?": "object|null"}
 USAGE_FIELDS = {"input_tokens?": "integer|null", "output_tokens?": "integer|null",
                 "reported?": "boolean"}
-LOOKUPS_FIELDS = {"mode": "string", "calls": "objects", "sections?": "list"}
+LOOKUPS_FIELDS = {"mode": "string", "calls": "objects", "sections?": "list", "why?": "string|null"}
+# Why atomize.py --passages gave the passages (evalkit/evallookup.py).
+PASSAGES_ASKED = "asked for (--passages)"
 LOOKUP_CALL_FIELDS = {"tool": "string", "error?": "string|null"}
 
 
@@ -298,7 +300,9 @@ def verified(atoms):
 def lookup_use(cells):
     """Per evaluator that had the code: the answers it atomized (every
     repeat; a failed atomization has no atoms to rest on anything and is
-    listed apart) by mode, and those in tools mode with not one lookup call:
+    listed apart) by mode, those given the passages because the run asked for
+    them (atomize.py --passages: a model that makes no real tool call), and
+    those in tools mode with not one lookup call:
     it could look each claim up and looked nothing up (atomize.py counts
     them the same way)."""
     use = {}
@@ -307,9 +311,11 @@ def lookup_use(cells):
         if lookups is None or cell["error"] is not None:
             continue
         entry = use.setdefault(cell["evaluator"], {"answers": 0, "passages": 0, "tools": 0,
-                                                   "tools_without_a_lookup": 0})
+                                                   "tools_without_a_lookup": 0,
+                                                   "passages_asked": 0})
         entry["answers"] += 1
         entry[lookups["mode"]] += 1
+        entry["passages_asked"] += lookups.get("why") == PASSAGES_ASKED
         entry["tools_without_a_lookup"] += lookups["mode"] == "tools" and not lookups["calls"]
     return use
 

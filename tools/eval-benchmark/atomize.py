@@ -299,17 +299,31 @@ def plan_jobs(work, cases, args, provider, model):
     return jobs
 
 
-def atomize_all(args):
-    # A provider that cannot be configured is the user's to fix, like a bad
-    # file; the ProviderError of a failed call is recorded in the atoms line.
+def evaluator_client(args):
+    """``(provider, model, client)`` of the evaluator. A provider that cannot
+    be configured is the user's to fix, like a bad file; the ProviderError
+    of a failed call is recorded in the atoms line instead."""
     try:
         provider, model = providers.resolve(args.provider, args.model, os.environ,
                                             default=DEFAULT_EVALUATOR)
         if provider == "manual":
             raise BadInput("the evaluator must be a model: manual answers cannot evaluate")
-        client = providers.get(provider, os.environ)
+        return provider, model, providers.get(provider, os.environ)
     except providers.ProviderError as exc:
         raise BadInput(str(exc)) from None
+
+
+def run_record(args, client, cases):
+    """The ``run`` block of every atoms line this run writes."""
+    commit, dirty = git_state()
+    return {"run_id": uuid.uuid4().hex, "tool": PROG, "tool_version": VERSION,
+            "git_commit": commit, "git_dirty": dirty, "python": python_version(),
+            "raw_file": os.path.basename(args.raw), "url": getattr(client, "base", None),
+            "cases_sha256": cases.sha256 if cases else None}
+
+
+def atomize_all(args):
+    provider, model, client = evaluator_client(args)
     account = budget.account(PROG, client, args, provider, model, args.concurrency, os.environ)
     cases = load_scenarios(args.cases) if args.cases else None
     corpus = lookup_corpus(args, cases)
@@ -319,11 +333,7 @@ def atomize_all(args):
     evaluator = evaluator_block(provider, model, prompt)
 
     topics = sorted(cases.topics) if cases else None
-    commit, dirty = git_state()
-    run_block = {"run_id": uuid.uuid4().hex, "tool": PROG, "tool_version": VERSION,
-                 "git_commit": commit, "git_dirty": dirty, "python": python_version(),
-                 "raw_file": os.path.basename(args.raw), "url": getattr(client, "base", None),
-                 "cases_sha256": cases.sha256 if cases else None}
+    run_block = run_record(args, client, cases)
 
     def job(item):
         line, text, k = item
@@ -359,17 +369,24 @@ def atomize_all(args):
             records = resume.run(PROG, args.out, jobs, **common)
     except budget.CallLimitReached as exc:
         return account.stopped(exc)
-    looked_nothing_up = no_lookups(records.values())
-    if looked_nothing_up and not args.quiet:
-        cli.say(PROG, f"{len(looked_nothing_up)} of {len(records)} answer(s): the evaluator was "
-                      "offered the lookups and made none, so nothing it says rests on a lookup: "
-                      f"{', '.join(looked_nothing_up)} (a model that never calls tools: --passages)")
-    if missing and not args.quiet:
-        cli.say(PROG, f"{len(missing)} line(s) had no answer to atomize: {', '.join(missing)}")
+    if not args.quiet:
+        say_what_was_left(records, missing)
     failed = [key for key, record in records.items() if record.get("error")]
     code = resume.exit_code(PROG, failed, len(jobs), "answer(s) could not be atomized")
     account.report()
     return code
+
+
+def say_what_was_left(records, missing):
+    """The lines of stderr after the answers: evaluations that had the tools
+    and looked nothing up, and raw lines with no answer to atomize."""
+    looked_nothing_up = no_lookups(records.values())
+    if looked_nothing_up:
+        cli.say(PROG, f"{len(looked_nothing_up)} of {len(records)} answer(s): the evaluator was "
+                      "offered the lookups and made none, so nothing it says rests on a lookup: "
+                      f"{', '.join(looked_nothing_up)} (a model that never calls tools: --passages)")
+    if missing:
+        cli.say(PROG, f"{len(missing)} line(s) had no answer to atomize: {', '.join(missing)}")
 
 
 def no_lookups(records):

@@ -113,6 +113,9 @@ class RateLimitedProvider(unittest.TestCase):
         self.assertEqual((len(ok), len(limited)), (bench.RATE_BURST, 3))
         self.assertTrue(all(a[3] >= 0.2 for a in ok))  # after the latency
         self.assertEqual(ok[0][1]["choices"][0]["message"]["content"], "A fence needs a permit.")
+        # It names the model asked for, as the APIs do: the bench's generator and
+        # evaluator are two models, and atomize.py holds the names to the family rule.
+        self.assertEqual(ok[0][1]["model"], "m")
         self.assertEqual(ok[0][1]["usage"]["prompt_tokens"], 200)
         self.assertEqual({(a[1]["error"]["code"], a[2]) for a in limited},
                          {("rate_limit_exceeded", "1")})

@@ -485,10 +485,12 @@ class RateLimited(ServerProcess):
         super().__init__(tmp, data, "--rate", str(rpm), "--burst", str(burst))
 
 
-def bench_replies(content):
+def bench_replies(content, model):
     """The bodies the rate-limited stand-in sends: a chat completion of
-    ``content`` with usage in the API's fields, and the API's 429 error."""
-    body = json.dumps({"id": "chatcmpl-bench", "object": "chat.completion", "model": "bench",
+    ``content`` by ``model`` (the one asked for, as the APIs name it: a
+    generator and its evaluator are two models, which atomize.py checks)
+    with usage in the API's fields, and the API's 429 error."""
+    body = json.dumps({"id": "chatcmpl-bench", "object": "chat.completion", "model": model,
                        "choices": [{"index": 0, "finish_reason": "stop",
                                     "message": {"role": "assistant", "content": content}}],
                        "usage": {"prompt_tokens": 200, "completion_tokens": 50, "total_tokens": 250,
@@ -509,14 +511,18 @@ def serve_rate_limited(content_file, rpm=RATE, burst=RATE_BURST, seed=SEED):
     rng = random.Random(seed)
     lock = threading.Lock()
     bucket = {"level": float(burst), "at": time.monotonic()}
-    body, limited = bench_replies(content)
+    limited = bench_replies(content, "bench")[1]
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args):
             pass
 
         def do_POST(self):
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            request = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            try:
+                model = str(json.loads(request).get("model") or "bench")
+            except (ValueError, AttributeError):
+                model = "bench"
             with lock:
                 now = time.monotonic()
                 bucket["level"] = min(burst, bucket["level"] + (now - bucket["at"]) * rpm / 60.0)
@@ -529,7 +535,7 @@ def serve_rate_limited(content_file, rpm=RATE, burst=RATE_BURST, seed=SEED):
                     wait = max(1, math.ceil((1 - bucket["level"]) * 60.0 / rpm))
             if allowed:
                 time.sleep(latency)
-                self.answer(200, body, {})
+                self.answer(200, bench_replies(content, model)[0], {})
             else:
                 self.answer(429, limited, {"retry-after": str(wait)})
 

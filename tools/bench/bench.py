@@ -500,6 +500,14 @@ def bench_replies(content, model):
     return body, limited
 
 
+def asked_model(request):
+    """The model a chat request names, as the stand-in names it back."""
+    try:
+        return str(json.loads(request).get("model") or "bench")
+    except (ValueError, AttributeError):
+        return "bench"
+
+
 def serve_rate_limited(content_file, rpm=RATE, burst=RATE_BURST, seed=SEED):
     """An OpenAI-compatible chat completions endpoint on 127.0.0.1 that
     answers ``content`` after a seeded latency, and 429 past a token bucket
@@ -518,11 +526,7 @@ def serve_rate_limited(content_file, rpm=RATE, burst=RATE_BURST, seed=SEED):
             pass
 
         def do_POST(self):
-            request = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            try:
-                model = str(json.loads(request).get("model") or "bench")
-            except (ValueError, AttributeError):
-                model = "bench"
+            model = asked_model(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
             with lock:
                 now = time.monotonic()
                 bucket["level"] = min(burst, bucket["level"] + (now - bucket["at"]) * rpm / 60.0)

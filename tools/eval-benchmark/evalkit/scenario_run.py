@@ -36,7 +36,7 @@ import tempfile
 
 from . import BadInput, scenario_pages, scenario_score
 from .jsonl import dumps_file, read_json, write_all_atomic
-from .quarter import file_kind, open_regular, sha256_file
+from .quarter import describe, file_kind, open_regular
 from .scenarios import load_scenarios
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -87,8 +87,8 @@ def publish(folder, scenarios_path, raw_paths, atoms_paths, force=False):
         for name, data in made.items():
             with open(os.path.join(staging, name), "wb") as fh:
                 fh.write(data)
-        files = {name: entry(os.path.join(staging, name), "input") for name in names}
-        files.update({name: entry(os.path.join(staging, name), "output") for name in made})
+        files = {name: describe(staging, name, "input") for name in names}
+        files.update({name: describe(staging, name, "output") for name in made})
         manifest = {"format": 1, "suite": "scenario", "scenarios": relative,
                     "scoring": {"raw": [os.path.basename(p) for p in raw_paths],
                                 "atoms": [os.path.basename(p) for p in atoms_paths]},
@@ -103,10 +103,6 @@ def publish(folder, scenarios_path, raw_paths, atoms_paths, force=False):
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return sorted(files)
-
-
-def entry(path, role):
-    return {"sha256": sha256_file(path), "bytes": os.path.getsize(path), "role": role}
 
 
 def is_scenario_manifest(folder):

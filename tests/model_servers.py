@@ -25,7 +25,7 @@ the next token, at least 1), and counted in ``throttled``.
 
 Every success body says it comes from a stand-in: ``"stand_in": true`` at its
 top level, a field no real API sends, so that ai_eval.py labels a run it
-answered ``example`` (evalkit/resultfile.py). The ``model`` it reports is the
+answered ``example`` (evalkit/aieval/resultfile.py). The ``model`` it reports is the
 one asked for, as Ollama and llama.cpp's server report it. To play a real
 model server on this machine (a local run), pass ``stand_in=False`` and,
 for a server that reports another name than the one asked for,
@@ -51,7 +51,7 @@ import time
 from http.server import BaseHTTPRequestHandler
 
 from tests.support import LoopbackServer
-from evalkit.providers.sigv4 import sign
+from evalkit.asking.providers.sigv4 import sign
 
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
 

@@ -14,7 +14,7 @@ import unittest
 from tests.support import ROOT
 
 import agreement  # noqa: E402
-from evalkit.measures import MEASURES  # noqa: E402
+from evalkit.rubric.measures import MEASURES  # noqa: E402
 
 STRICT = 0.90          # the whole set
 AFTER_REVIEW = 0.98

@@ -6,8 +6,8 @@ import unittest
 from collections import Counter
 
 from tests.support import ROOT
-from evalkit.grounding import Corpus, Rules
-from evalkit.intake import Vocabulary, load_cases
+from evalkit.aieval.grounding import Corpus, Rules
+from evalkit.aieval.intake import Vocabulary, load_cases
 
 AI = os.path.join(ROOT, "evals", "ai")
 

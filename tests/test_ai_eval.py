@@ -16,7 +16,7 @@ from tests.support import FIXTURES, call_main, read_lines
 
 import ai_eval  # noqa: E402
 from evalkit import BadInput  # noqa: E402
-from evalkit.intake import Vocabulary, load_cases  # noqa: E402
+from evalkit.aieval.intake import Vocabulary, load_cases  # noqa: E402
 
 AI = os.path.join(FIXTURES, "ai")
 PREDICTIONS = {

@@ -25,8 +25,8 @@ from tests.standins import user_text
 from tests.support import FIXTURES, ROOT, TOOLS, call_main
 
 import ai_eval  # noqa: E402
-from evalkit import resultfile  # noqa: E402
-from evalkit.resultfile import problems  # noqa: E402
+from evalkit.aieval import resultfile  # noqa: E402
+from evalkit.aieval.resultfile import problems  # noqa: E402
 
 AI = os.path.join(FIXTURES, "ai")
 RESULTS = os.path.join(ROOT, "evals", "ai", "results")

@@ -19,7 +19,7 @@ from tests.standins import user_text
 from tests.support import FIXTURES, ROOT, call_main
 
 import ai_eval  # noqa: E402
-from evalkit.grounding import Corpus  # noqa: E402
+from evalkit.aieval.grounding import Corpus  # noqa: E402
 
 AI = os.path.join(FIXTURES, "ai")
 EVALS = os.path.join(ROOT, "evals", "ai")

@@ -15,7 +15,7 @@ from tests.support import ROOT, call_main, read_lines
 import atomize  # noqa: E402
 import run  # noqa: E402
 import score  # noqa: E402
-from evalkit.corpus import Corpus  # noqa: E402
+from evalkit.scenario.corpus import Corpus  # noqa: E402
 
 CASES = os.path.join(ROOT, "evals", "permits", "scenarios.json")
 CODE = os.path.join(ROOT, "evals", "permits", "code", "riverton-code.json")

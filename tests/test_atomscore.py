@@ -6,7 +6,7 @@ import tempfile
 import unittest
 
 from tests import support
-from evalkit.atomscore import JargonTable, SourceTable, score_answer, to_score
+from evalkit.scenario.atomscore import JargonTable, SourceTable, score_answer, to_score
 from fractions import Fraction
 
 SOURCES = {"format": 1, "buckets": {"authoritative": 1.0, "plausible-third-party": 0.3,

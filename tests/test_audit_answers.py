@@ -17,8 +17,8 @@ import atomize  # noqa: E402
 import audit_answers  # noqa: E402
 import run  # noqa: E402
 import score  # noqa: E402
-from evalkit.scenario_pages import tag_agreement  # noqa: E402
-from evalkit.scenarios import load_scenarios  # noqa: E402
+from evalkit.pages.scenario_pages import tag_agreement  # noqa: E402
+from evalkit.scenario.scenarios import load_scenarios  # noqa: E402
 
 CASES = os.path.join(ROOT, "evals", "permits", "scenarios.json")
 

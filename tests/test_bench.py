@@ -169,8 +169,8 @@ class ScenarioInputs(unittest.TestCase):
     every answer accounted for."""
 
     def test_every_answer_is_scored_or_listed(self):
-        from evalkit import scenario_score
-        from evalkit.scenarios import load_scenarios
+        from evalkit.scenario import scenario_score
+        from evalkit.scenario.scenarios import load_scenarios
         self.assertEqual((bench.SCENARIO_ANSWERS, bench.SCENARIO_TARGET), (50000, 60))
         self.assertIn("scenarios", bench.PARTS)
         with tempfile.TemporaryDirectory() as tmp:

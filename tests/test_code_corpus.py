@@ -20,8 +20,8 @@ from tests.test_scenario import PORTLAND_NAMES
 
 import run  # noqa: E402
 from evalkit import BadInput  # noqa: E402
-from evalkit.corpus import Corpus  # noqa: E402
-from evalkit.scenarios import (MIN_QUOTE_WORDS, load_scenarios, parse_scenarios,  # noqa: E402
+from evalkit.scenario.corpus import Corpus  # noqa: E402
+from evalkit.scenario.scenarios import (MIN_QUOTE_WORDS, load_scenarios, parse_scenarios,  # noqa: E402
                                user_text)
 
 PERMITS = os.path.join(ROOT, "evals", "permits")

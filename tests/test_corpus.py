@@ -9,7 +9,7 @@ import unittest
 from tests.support import FIXTURES
 
 from evalkit import BadInput  # noqa: E402
-from evalkit.corpus import Corpus, tokens  # noqa: E402
+from evalkit.scenario.corpus import Corpus, tokens  # noqa: E402
 
 MINI = os.path.join(FIXTURES, "code-mini.json")
 

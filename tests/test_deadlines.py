@@ -22,8 +22,8 @@ import unittest
 from tests.support import FIXTURES, WidgetServer, call_main, isolate_environ, script
 
 import run  # noqa: E402  (tools/eval-benchmark is on sys.path through support)
-from evalkit import http, providers  # noqa: E402
-from evalkit.providers.retry import Policy  # noqa: E402
+from evalkit.asking import http, providers  # noqa: E402
+from evalkit.asking.providers.retry import Policy  # noqa: E402
 
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
 # A head of about 250 bytes at one byte every 50 ms: 12 s for the whole of it.

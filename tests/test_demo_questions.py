@@ -15,10 +15,10 @@ from tests.support import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "tools", "demo-assistant"))
 import pages  # noqa: E402
-from evalkit.cases import load_site_qa  # noqa: E402
-from evalkit.rulebook import rules_as_of  # noqa: E402
+from evalkit.rubric.cases import load_site_qa  # noqa: E402
+from evalkit.rubric.rulebook import rules_as_of  # noqa: E402
 from evalkit.textmatch import Words, contains, normalize  # noqa: E402
-from evalkit.urls import normalize_url  # noqa: E402
+from evalkit.rubric.urls import normalize_url  # noqa: E402
 
 BENCH = os.path.join(ROOT, "Documents", "c4-benchmark")
 SITES = pages.load_sites(os.path.join(BENCH, "sites"))

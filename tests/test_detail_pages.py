@@ -12,7 +12,7 @@ import unittest
 from tests.scenario_demo import run_demo
 from tests.support import FIXTURES, ROOT, write_json
 
-from evalkit.scenario_pages import detail_name  # noqa: E402
+from evalkit.pages.scenario_pages import detail_name  # noqa: E402
 
 IDS = ("Case-1", "case-1", "case_1")
 

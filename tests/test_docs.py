@@ -18,7 +18,7 @@ from tests.model_servers import ModelServer
 from tests.standins import model
 from tests.support import ROOT
 
-from evalkit.rulebook import CHANGES, DECLINE  # noqa: E402
+from evalkit.rubric.rulebook import CHANGES, DECLINE  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "tools", "demo-assistant"))
 sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))

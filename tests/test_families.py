@@ -288,7 +288,7 @@ class Atomize(EnvTestCase):
 
 class Score(EnvTestCase):
     def test_the_cross_table_marks_a_family_self(self):
-        from evalkit.scenario_score import cross_table
+        from evalkit.scenario.scenario_score import cross_table
         table = cross_table([], ["bedrock:us.anthropic.claude-3-5-sonnet-20241022-v2:0"],
                             ["anthropic:claude-3-5-sonnet-latest", "openai:gpt-4o"])
         self.assertEqual([row["self"] for row in table], [True, False])

@@ -13,11 +13,12 @@ from html.parser import HTMLParser
 from tests import support
 from tests.support import FIXTURES, ROOT
 
-from evalkit import htmlpage_v1, siteqa  # noqa: E402
-from evalkit.htmlpage import render_html, render_pages  # noqa: E402
-from evalkit.measures import MEASURES, TITLES  # noqa: E402
-from evalkit.pagelabels import LABELS, LANGS, page_names  # noqa: E402
-from evalkit.rulebook import rules_as_of  # noqa: E402
+from evalkit.pages import htmlpage_v1  # noqa: E402
+from evalkit.rubric import siteqa  # noqa: E402
+from evalkit.pages.htmlpage import render_html, render_pages  # noqa: E402
+from evalkit.rubric.measures import MEASURES, TITLES  # noqa: E402
+from evalkit.pages.pagelabels import LABELS, LANGS, page_names  # noqa: E402
+from evalkit.rubric.rulebook import rules_as_of  # noqa: E402
 from evalkit.stats import mcnemar_exact, wilson  # noqa: E402
 
 VOID = {"meta", "br", "hr", "img", "input", "link", "line", "rect", "circle"}  # rect may hold a <title>

@@ -19,7 +19,7 @@ from tests.test_htmlpage import check
 import atomize  # noqa: E402
 import run  # noqa: E402
 import score  # noqa: E402
-from evalkit import report  # noqa: E402
+from evalkit.rubric import report  # noqa: E402
 
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
 RAW = os.path.join(FIXTURES, "raw-mini.jsonl")

@@ -7,8 +7,8 @@ import unittest
 
 from tests.support import FIXTURES
 
-from evalkit.corpus import Corpus  # noqa: E402
-from evalkit.lookups import TOOLS, Lookups  # noqa: E402
+from evalkit.scenario.corpus import Corpus  # noqa: E402
+from evalkit.asking.lookups import TOOLS, Lookups  # noqa: E402
 
 MINI = os.path.join(FIXTURES, "code-mini.json")
 

@@ -1,4 +1,4 @@
-"""evalkit/measures.py: each rule of the rubric on its own, and judge's one
+"""evalkit/rubric/measures.py: each rule of the rubric on its own, and judge's one
 rule over them all: an answer that was not delivered fails every measure that
 applies, whatever its body says. Cases worked out by hand from the rubric."""
 
@@ -11,9 +11,9 @@ from tests import support
 from tests.support import FIXTURES, call_main
 
 import score  # noqa: E402
-from evalkit import measures, report  # noqa: E402
-from evalkit.measures import judge  # noqa: E402
-from evalkit.rulebook import rules_as_of  # noqa: E402
+from evalkit.rubric import measures, report  # noqa: E402
+from evalkit.rubric.measures import judge  # noqa: E402
+from evalkit.rubric.rulebook import rules_as_of  # noqa: E402
 
 RULES = rules_as_of()
 ANSWERABLE = {"id": "t-en-01", "lang": "en", "kind": "answerable",

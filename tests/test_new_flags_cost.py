@@ -12,7 +12,7 @@ import unittest
 from tests.support import ROOT
 
 import agreement  # noqa: E402
-from evalkit import siteqa  # noqa: E402
+from evalkit.rubric import siteqa  # noqa: E402
 
 BENCH = os.path.join(ROOT, "Documents", "c4-benchmark")
 METHODOLOGY = os.path.join(BENCH, "METHODOLOGY.md")

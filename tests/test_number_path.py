@@ -13,8 +13,8 @@ import unittest
 
 from tests.support import ROOT, TOOLS
 
-from evalkit import siteqa
-from evalkit.report import render_markdown
+from evalkit.rubric import siteqa
+from evalkit.rubric.report import render_markdown
 
 PACKAGE = os.path.join(TOOLS, "evalkit") + os.sep
 QUARTER = os.path.join(ROOT, "Documents", "c4-benchmark", "demo-2026-12")

@@ -6,8 +6,8 @@ import os
 import unittest
 
 from tests.support import ROOT
-from evalkit.atomscore import JargonTable, SourceTable
-from evalkit.scenarios import load_scenarios
+from evalkit.scenario.atomscore import JargonTable, SourceTable
+from evalkit.scenario.scenarios import load_scenarios
 
 PERMITS = os.path.join(ROOT, "evals", "permits")
 

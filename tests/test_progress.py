@@ -12,8 +12,8 @@ from tests.model_servers import ModelServer, error
 from tests.support import FIXTURES, call_main
 
 import run  # noqa: E402
-from evalkit import budget  # noqa: E402
-from evalkit.progress import Progress  # noqa: E402
+from evalkit.asking import budget  # noqa: E402
+from evalkit.asking.progress import Progress  # noqa: E402
 
 
 class Clock:

@@ -20,7 +20,8 @@ from tests.model_servers import ModelServer
 from tests.support import FIXTURES, ROOT, call_main
 
 import ai_eval  # noqa: E402
-from evalkit import provenance, resultfile  # noqa: E402
+from evalkit import provenance  # noqa: E402
+from evalkit.aieval import resultfile  # noqa: E402
 
 AI = os.path.join(FIXTURES, "ai")
 PUBLISHED_INTAKE = os.path.join(ROOT, "evals", "ai", "intake-cases.json")

@@ -20,9 +20,9 @@ from email.utils import formatdate
 
 from tests import support  # noqa: F401
 from tests.model_servers import AWS_SECRET, ModelServer, error, raw, success
-from evalkit import providers
-from evalkit.providers import Policy, ProviderError, Request
-from evalkit.providers.retry import retry_after_seconds
+from evalkit.asking import providers
+from evalkit.asking.providers import Policy, ProviderError, Request
+from evalkit.asking.providers.retry import retry_after_seconds
 
 SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
 FLAVOURS = ("openai", "anthropic", "bedrock")

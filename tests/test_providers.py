@@ -8,9 +8,9 @@ import unittest
 
 from tests import support  # noqa: F401
 from tests.model_servers import ModelServer, error, raw
-from evalkit import providers
-from evalkit.providers import Policy, ProviderError, Request
-from evalkit.providers.retry import retry_after_seconds
+from evalkit.asking import providers
+from evalkit.asking.providers import Policy, ProviderError, Request
+from evalkit.asking.providers.retry import retry_after_seconds
 
 SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}},
           "required": ["answer"]}

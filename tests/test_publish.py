@@ -15,8 +15,8 @@ from tests.support import ROOT, call_main
 
 import publish  # noqa: E402
 import reproduce  # noqa: E402
-from evalkit import siteqa  # noqa: E402
-from evalkit.quarter import sha256_file  # noqa: E402
+from evalkit.rubric import siteqa  # noqa: E402
+from evalkit.jsonl import sha256_file  # noqa: E402
 
 DEMO = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
 BENCH = os.path.join(ROOT, "Documents", "c4-benchmark")
@@ -181,7 +181,7 @@ class Publish(unittest.TestCase):
         """The demo's reviews, one for the answer that the rules of
         2026-12-01 flag (the fact it states is also in the question), and,
         for what else the newest rules send to a person (those of 2026-12-02,
-        and their sample of passes, one entry a measure: evalkit/sampling.py),
+        and their sample of passes, one entry a measure: evalkit/rubric/sampling.py),
         an entry keeping the mechanical verdict."""
         with open(os.path.join(DEMO, "reviews-demo.json"), encoding="utf-8") as fh:
             doc = json.load(fh)

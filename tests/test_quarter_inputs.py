@@ -19,7 +19,7 @@ import publish  # noqa: E402
 import reproduce  # noqa: E402
 import score  # noqa: E402
 from evalkit import BadInput  # noqa: E402
-from evalkit.rulebook import rules_as_of  # noqa: E402
+from evalkit.rubric.rulebook import rules_as_of  # noqa: E402
 
 DEMO = os.path.join(ROOT, "Documents", "c4-benchmark", "demo-2026-12")
 
@@ -157,7 +157,7 @@ class PublishRefusals(Refusals):
 
 class ManifestRefusals(Refusals):
     """reproduce.py and compare.py read a quarter folder's MANIFEST.json; each
-    field they read is checked in one place (evalkit/quarter.py)."""
+    field they read is checked in one place (evalkit/rubric/quarter.py)."""
 
     def setUp(self):
         super().setUp()
@@ -250,7 +250,7 @@ class ReproduceFolders(Refusals):
         os.makedirs(path)
 
     def test_a_folder_in_place_of_a_file_is_refused(self):
-        # A quarter folder holds regular files only (evalkit/quarter.py): a
+        # A quarter folder holds regular files only (evalkit/rubric/quarter.py): a
         # folder in it is refused before anything is read, not compared.
         for name in ("index.html", "raw-med.jsonl", "reviews-demo-2026-12.json",
                      "questions-biz.json"):

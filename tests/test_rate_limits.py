@@ -19,8 +19,8 @@ from tests.model_servers import ModelServer, error
 from tests.support import FIXTURES, call_main, read_lines
 
 import run  # noqa: E402
-from evalkit import budget, providers  # noqa: E402
-from evalkit.providers import Policy, Request  # noqa: E402
+from evalkit.asking import budget, providers  # noqa: E402
+from evalkit.asking.providers import Policy, Request  # noqa: E402
 
 CASES = os.path.join(FIXTURES, "scenarios-mini.json")
 

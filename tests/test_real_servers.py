@@ -24,10 +24,10 @@ from tests.support import FIXTURES, LoopbackServer, call_main, read_lines, write
 from tests.test_evaluator_context import SCENARIOS
 
 import atomize  # noqa: E402
-from evalkit import providers  # noqa: E402
-from evalkit.corpus import Corpus  # noqa: E402
-from evalkit.lookups import TOOLS, Lookups  # noqa: E402
-from evalkit.providers import Policy, ProviderError, Request  # noqa: E402
+from evalkit.asking import providers  # noqa: E402
+from evalkit.scenario.corpus import Corpus  # noqa: E402
+from evalkit.asking.lookups import TOOLS, Lookups  # noqa: E402
+from evalkit.asking.providers import Policy, ProviderError, Request  # noqa: E402
 
 MINI = os.path.join(FIXTURES, "code-mini.json")
 FAST = Policy(max_attempts=3, base_delay=0.01, max_delay=0.02, retry_after_cap=2.0, min_delay=0.01)

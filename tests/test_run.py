@@ -19,7 +19,7 @@ from tests.support import FIXTURES, LoopbackServer, WidgetServer, call_main, rea
 
 import run  # noqa: E402  (tools/eval-benchmark is on sys.path through support)
 import server  # noqa: E402  (tools/demo-assistant, on sys.path through test_docs)
-from evalkit import http  # noqa: E402
+from evalkit.asking import http  # noqa: E402
 
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
 

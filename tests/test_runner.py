@@ -18,8 +18,9 @@ from tests import support
 from tests.support import FIXTURES, WidgetServer, call_main, read_lines
 
 import run  # noqa: E402
-from evalkit import BadInput, resume  # noqa: E402
-from evalkit.runner import run_jobs  # noqa: E402
+from evalkit import BadInput  # noqa: E402
+from evalkit.asking import resume  # noqa: E402
+from evalkit.asking.runner import run_jobs  # noqa: E402
 
 
 class Records:

@@ -1,4 +1,4 @@
-"""The sampled review of passes (rules of 2026-12-02, evalkit/sampling.py).
+"""The sampled review of passes (rules of 2026-12-02, evalkit/rubric/sampling.py).
 
 The sample is the rule's, recomputed here from the raw lines and sha256
 alone, and pinned to digests computed outside Python; it is the same on
@@ -27,11 +27,11 @@ from tests.test_htmlpage import check
 import publish  # noqa: E402
 import reproduce  # noqa: E402
 import score  # noqa: E402
-from evalkit import sampling, siteqa  # noqa: E402
-from evalkit.measures import APPLIES, MEASURES  # noqa: E402
-from evalkit.pagelabels import LABELS, page_names  # noqa: E402
-from evalkit.quarter import sha256_file  # noqa: E402
-from evalkit.report import sample_texts  # noqa: E402
+from evalkit.rubric import sampling, siteqa  # noqa: E402
+from evalkit.rubric.measures import APPLIES, MEASURES  # noqa: E402
+from evalkit.pages.pagelabels import LABELS, page_names  # noqa: E402
+from evalkit.jsonl import sha256_file  # noqa: E402
+from evalkit.rubric.report import render_markdown, sample_texts  # noqa: E402
 from evalkit.stats import wilson  # noqa: E402
 
 QUARTER = os.path.join(ROOT, "Documents", "c4-benchmark", "demo-2026-12")
@@ -297,7 +297,7 @@ class Figures(TempCase):
         # An overturned pass is a verdict set by review like any other.
         rows = {row["id"]: row for row in result["questions"]}
         self.assertIs(rows[first["biz"][0]]["after_review"]["correct_facts"], False)
-        markdown = siteqa.render_markdown(result)
+        markdown = render_markdown(result)
         low, high = wilson(1, n)
         self.assertIn(f"| all | Correct facts | 1/{n} | {1 / n * 100:.0f}% | "
                       f"{low * 100:.0f}%–{high * 100:.0f}% |", markdown)

@@ -19,9 +19,10 @@ from tests.test_htmlpage import check
 import atomize  # noqa: E402
 import run  # noqa: E402
 import score  # noqa: E402
-from evalkit.scenarios import load_scenarios, parse_scenarios  # noqa: E402
-from evalkit import BadInput, scenario_score  # noqa: E402
-from evalkit.atomscore import SourceTable  # noqa: E402
+from evalkit.scenario.scenarios import load_scenarios, parse_scenarios  # noqa: E402
+from evalkit import BadInput  # noqa: E402
+from evalkit.scenario import scenario_score  # noqa: E402
+from evalkit.scenario.atomscore import SourceTable  # noqa: E402
 
 CASES = os.path.join(FIXTURES, "scenarios-mini.json")
 

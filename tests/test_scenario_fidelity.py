@@ -21,8 +21,8 @@ from tests.support import ROOT, call_main, read_lines
 
 import run  # noqa: E402
 import score  # noqa: E402
-from evalkit.atomscore import JargonTable, SourceTable, score_answer  # noqa: E402
-from evalkit.corpus import Corpus  # noqa: E402
+from evalkit.scenario.atomscore import JargonTable, SourceTable, score_answer  # noqa: E402
+from evalkit.scenario.corpus import Corpus  # noqa: E402
 
 CASES = os.path.join(ROOT, "evals", "permits", "scenarios.json")
 CODE = os.path.join(ROOT, "evals", "permits", "code", "riverton-code.json")
@@ -238,7 +238,7 @@ class CitedAsGiven(Scored):
         self.assertIn(escape(f"none (not_in_answer: {SETBACKS})"), detail)
 
     def test_how_a_citation_is_matched_to_the_answer(self):
-        from evalkit.atomscore import answer_form
+        from evalkit.scenario.atomscore import answer_form
         table = SourceTable(SOURCES)
         answer = answer_form("Under Riverton City Code § 33.205.040 a cottage is limited to 800 "
                              "square feet; see https://www.Riverton.example.gov/adu/ and the "

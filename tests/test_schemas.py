@@ -144,6 +144,14 @@ class Lines(unittest.TestCase):
         self.assertLessEqual(ATOMS_ONLY_WHEN_REDONE, documented_fields(schemas.ATOMS_LINE))
 
 
+class Numbers(unittest.TestCase):
+    def test_the_atoms_line_says_the_rules_word_count(self):
+        # The formats know no rule (tests/test_layers.py): the prose states the
+        # number, and this holds it to the rule's constant.
+        from evalkit.scenario.atoms import MIN_WORDS_FOR_ATOMS
+        self.assertIn(f"fewer than {MIN_WORDS_FOR_ATOMS} words\n", schemas.ATOMS_LINE)
+
+
 class Readme(unittest.TestCase):
     def test_the_raw_line_table_is_the_schema(self):
         table = readme_table()

@@ -12,9 +12,9 @@ from tests import support
 from tests.support import FIXTURES, ROOT, call_main
 
 import score  # noqa: E402
-from evalkit import siteqa  # noqa: E402
-from evalkit.measures import declined_when_not_on_site  # noqa: E402
-from evalkit.rulebook import rules_as_of  # noqa: E402
+from evalkit.rubric import siteqa  # noqa: E402
+from evalkit.rubric.measures import declined_when_not_on_site  # noqa: E402
+from evalkit.rubric.rulebook import rules_as_of  # noqa: E402
 
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
 RAW = os.path.join(FIXTURES, "raw-mini.jsonl")

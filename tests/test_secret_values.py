@@ -23,8 +23,9 @@ from tests import support
 from tests.model_servers import ModelServer, error
 from tests.support import FIXTURES, ROOT, WidgetServer, run_script
 
-from evalkit import http, redaction  # noqa: E402  (tools/eval-benchmark is on sys.path through support)
-from evalkit.providers.base import redact  # noqa: E402
+from evalkit.asking import http  # noqa: E402
+from evalkit import redaction  # noqa: E402  (tools/eval-benchmark is on sys.path through support)
+from evalkit.asking.providers.base import redact  # noqa: E402
 
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
 SCENARIOS = os.path.join(ROOT, "evals", "permits", "scenarios.json")

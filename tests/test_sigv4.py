@@ -9,7 +9,7 @@ time 20150830T123600Z.
 import unittest
 
 from tests import support  # noqa: F401
-from evalkit.providers.sigv4 import canonical_uri, sign
+from evalkit.asking.providers.sigv4 import canonical_uri, sign
 
 ACCESS = "AKIDEXAMPLE"
 SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"

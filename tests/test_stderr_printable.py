@@ -21,9 +21,10 @@ import atomize  # noqa: E402
 import reproduce  # noqa: E402
 import run  # noqa: E402
 import score  # noqa: E402
-from evalkit import budget, cli, resume  # noqa: E402
-from evalkit.progress import Progress  # noqa: E402
-from evalkit.providers import base  # noqa: E402
+from evalkit.asking import budget, resume  # noqa: E402
+from evalkit import cli  # noqa: E402
+from evalkit.asking.progress import Progress  # noqa: E402
+from evalkit.asking.providers import base  # noqa: E402
 
 CASES = os.path.join(FIXTURES, "scenarios-mini.json")
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")

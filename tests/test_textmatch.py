@@ -8,10 +8,10 @@ import unittest
 
 from tests import support  # noqa: F401  (puts the tools on sys.path)
 from evalkit import textmatch
-from evalkit.measures import in_question_language
-from evalkit.rulebook import rules_as_of
+from evalkit.rubric.measures import in_question_language
+from evalkit.rubric.rulebook import rules_as_of
 from evalkit.textmatch import normalize, script_share
-from evalkit.urls import normalize_url, page_key
+from evalkit.rubric.urls import normalize_url, page_key
 
 
 def contains(text, spelling):

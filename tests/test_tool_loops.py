@@ -11,11 +11,11 @@ import unittest
 
 from tests.support import FIXTURES
 from tests.model_servers import ModelServer, calling, conversation, error, raw
-from evalkit import providers
-from evalkit.corpus import Corpus
-from evalkit.lookups import TOOLS, Lookups
-from evalkit.providers import Policy, ProviderError, Request
-from evalkit.providers.toolloop import ANSWER_NOW, MAX_ROUNDS, ToolsUnsupported
+from evalkit.asking import providers
+from evalkit.scenario.corpus import Corpus
+from evalkit.asking.lookups import TOOLS, Lookups
+from evalkit.asking.providers import Policy, ProviderError, Request
+from evalkit.asking.providers.toolloop import ANSWER_NOW, MAX_ROUNDS, ToolsUnsupported
 
 MINI = os.path.join(FIXTURES, "code-mini.json")
 SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}},

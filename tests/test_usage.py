@@ -20,8 +20,8 @@ from tests.test_atomize import good_atoms
 import ai_eval  # noqa: E402
 import atomize  # noqa: E402
 import run  # noqa: E402
-from evalkit import providers  # noqa: E402
-from evalkit.providers import Policy, Request  # noqa: E402
+from evalkit.asking import providers  # noqa: E402
+from evalkit.asking.providers import Policy, Request  # noqa: E402
 
 CASES = os.path.join(FIXTURES, "scenarios-mini.json")
 # Each API's usage with a prompt cache read, in its own fields.

@@ -13,7 +13,7 @@ from tests.scenario_demo import DEFAULT_CASES as CASES, run_demo
 from tests.support import ROOT, call_main, read_lines
 
 import score  # noqa: E402
-from evalkit.corpus import Corpus  # noqa: E402
+from evalkit.scenario.corpus import Corpus  # noqa: E402
 
 CODE = os.path.join(ROOT, "evals", "permits", "code", "riverton-code.json")
 

@@ -83,7 +83,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TOOLS = os.path.join(ROOT, "tools", "eval-benchmark")
 sys.path.insert(0, TOOLS)
 
-from evalkit.corpus import Corpus  # noqa: E402
+from evalkit.scenario.corpus import Corpus  # noqa: E402
 from evalkit.jsonl import dumps_line  # noqa: E402
 
 PY = sys.executable

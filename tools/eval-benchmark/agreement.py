@@ -7,7 +7,7 @@
 Scores every answer of the labelled agreement set
 (Documents/c4-benchmark/agreement/agreement-{en,he,ru}.json: an answer to a
 real demo question, with the verdicts a person gave it by meaning and a
-reason) through the real scorer (evalkit/siteqa.py), and prints per language
+reason) through the real scorer (evalkit/rubric/siteqa.py), and prints per language
 and per measure:
 
   strict        the mechanical verdict equals the human one
@@ -41,10 +41,11 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import BadInput, cli, siteqa, whole_number  # noqa: E402
+from evalkit import BadInput, cli, whole_number  # noqa: E402
+from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.jsonl import read_json  # noqa: E402
-from evalkit.measures import APPLIES, MEASURES  # noqa: E402
-from evalkit.quarter import sha256_file  # noqa: E402
+from evalkit.rubric.measures import APPLIES, MEASURES  # noqa: E402
+from evalkit.jsonl import sha256_file  # noqa: E402
 
 PROG = "agreement.py"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

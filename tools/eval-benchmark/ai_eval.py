@@ -9,14 +9,14 @@
 The model under test is whatever --provider / --model, BENCH_PROVIDER /
 BENCH_MODEL or PERMIT_AI_PROVIDER / PERMIT_AI_MODEL select. Every call is
 recorded, one JSON line per case, in --raw (default build/ai/<output>.raw.jsonl;
-a re-run continues it); the scoring is model-independent (evalkit/intake.py,
-evalkit/grounding.py) and the result file carries its provenance
-(evalkit/resultfile.py). --limit N runs the first N cases.
+a re-run continues it); the scoring is model-independent (evalkit/aieval/intake.py,
+evalkit/aieval/grounding.py) and the result file carries its provenance
+(evalkit/aieval/resultfile.py). --limit N runs the first N cases.
 
 A reply of the wrong shape (an intake reply that is not an extraction over
 the vocabulary, an explanation without claims, staff questions without
 questions) errors its case like a failed call. The run's status says who
-answered (evalkit/resultfile.py): ``example`` when a server said it is a
+answered (evalkit/aieval/resultfile.py): ``example`` when a server said it is a
 stand-in (``"stand_in": true`` in its replies, or a model id beginning
 ``stand-in``: the tests' servers say so), or when a server on this machine
 named no model; ``recorded_local_run`` when the endpoint is this machine or a
@@ -37,7 +37,7 @@ _TPM) keep under a rate, else the calls in flight adapt to 429s; unless --quiet,
 the run ends with one summary line on stderr (calls, retries, 429s, tokens,
 wall time, and the cost with --price-in/--price-out or --prices);
 --max-calls N stops before call N + 1 (exit 1, with the summary; the same
-command continues). See evalkit/budget.py.
+command continues). See evalkit/asking/budget.py.
 
 Exit codes: 0 done; 1 at least one case errored, in this run or an earlier
 one (the result file lists them), or every call failed (no result written); 2 no provider could be configured, a bad
@@ -56,12 +56,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import (VERSION, BadInput, budget, cli,  # noqa: E402
-                     policyprompt, prompts, providers, resultfile, resume, whole_number)
+from evalkit import VERSION, BadInput, cli, whole_number  # noqa: E402
+from evalkit.aieval import policyprompt, resultfile  # noqa: E402
+from evalkit.asking import budget, prompts, providers, resume  # noqa: E402
 from evalkit.families import same_family  # noqa: E402
 from evalkit.fields import wrong_field  # noqa: E402
-from evalkit.grounding import Corpus, Rules, score as score_grounding  # noqa: E402
-from evalkit.intake import Vocabulary, load_cases, score as score_intake  # noqa: E402
+from evalkit.aieval.grounding import Corpus, Rules, score as score_grounding  # noqa: E402
+from evalkit.aieval.intake import Vocabulary, load_cases, score as score_intake  # noqa: E402
 from evalkit.jsonl import dumps_file, read_file, read_text, write_atomic  # noqa: E402
 from evalkit.provenance import git_state, is_here, python_version  # noqa: E402
 from evalkit.responses import parse_received  # noqa: E402
@@ -275,7 +276,7 @@ def intake_job(suite, client, model, args, case, record):
         text=case["text"])
     data, error, rec = call(client, model, text, intake_schema(suite.vocabulary), "record_intake", args)
     # The raw line keeps the call's error; a reply of the wrong shape is the
-    # scorer's to find (evalkit/intake.py), so a re-score applies today's rule.
+    # scorer's to find (evalkit/aieval/intake.py), so a re-score applies today's rule.
     record.update(prediction=data, error=error, calls=[rec])
     return record
 
@@ -435,7 +436,7 @@ def result_of(args, suite, lines, status, where, calls):
 
 def warn_other_family(model, served_models):
     """Say so when the server named a model of another family than --model:
-    the result checker refuses such a file (evalkit/resultfile.py)."""
+    the result checker refuses such a file (evalkit/aieval/resultfile.py)."""
     for served in served_models:
         if same_family(model, served) is None:
             cli.say(PROG, f"the server reported the model {served}, not of the family of --model "

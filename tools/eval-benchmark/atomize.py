@@ -9,10 +9,10 @@ evaluator receives the question, the topic vocabulary (from --cases) and the
 response verbatim between delimiters, through the versioned prompt
 (prompts/atomize-v3.md with --cases: it also names the city and the address,
 as the generator was told them; atomize-v2 with --lookups; atomize-v1 without
-a scenario file; its sha256 recorded), and returns atoms (evalkit/atoms.py).
+a scenario file; its sha256 recorded), and returns atoms (evalkit/scenario/atoms.py).
 A reply that breaks the atoms schema gets one repair request; if that fails
 too, the answer is recorded with its error and no atoms. An empty list of
-atoms is such a break for an answer of 20 words or more (evalkit/atoms.py).
+atoms is such a break for an answer of 20 words or more (evalkit/scenario/atoms.py).
 
 The evaluator: --provider and --model, else BENCH_PROVIDER and BENCH_MODEL;
 with none of them the spec's default, Claude (DEFAULT_EVALUATOR:
@@ -39,7 +39,7 @@ _TPM) keep under a rate, else the calls in flight adapt to 429s; unless --quiet,
 the run ends with one summary line on stderr (calls, retries, 429s, tokens,
 wall time, and the cost with --price-in/--price-out or --prices);
 --max-calls N stops before call N + 1 (exit 1, with the summary; the same
-command continues). See evalkit/budget.py.
+command continues). See evalkit/asking/budget.py.
 
 Exit codes: 0 every answer atomized; 1 some errored, in this run or an
 earlier one (listed); 2 could not start (no provider configured, bad input,
@@ -54,16 +54,17 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import VERSION, BadInput, budget, cli, prompts, providers, resume, schemas  # noqa: E402
-from evalkit.atoms import reply_schema, validate, variant_of  # noqa: E402
-from evalkit.corpus import Corpus, beside as corpus_beside  # noqa: E402
-from evalkit.evallookup import AnswerLookups  # noqa: E402
+from evalkit import VERSION, BadInput, cli, schemas  # noqa: E402
+from evalkit.asking import budget, prompts, providers, resume  # noqa: E402
+from evalkit.scenario.atoms import reply_schema, validate, variant_of  # noqa: E402
+from evalkit.scenario.corpus import Corpus, beside as corpus_beside  # noqa: E402
+from evalkit.asking.evallookup import AnswerLookups  # noqa: E402
 from evalkit.families import same_family  # noqa: E402
 from evalkit.fields import check_format, wrong_field  # noqa: E402
 from evalkit.jsonl import iter_jsonl  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
 from evalkit.responses import answer_text  # noqa: E402
-from evalkit.scenarios import load_scenarios, place_of  # noqa: E402
+from evalkit.scenario.scenarios import load_scenarios, place_of  # noqa: E402
 from evalkit.textmatch import visible  # noqa: E402
 
 PROG = "atomize.py"
@@ -208,7 +209,7 @@ def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeo
                 lookups=None, where=None):
     """Atoms for one answer: ``(atoms or None, error or None, calls, the
     model the server reported or None)``; with
-    ``lookups`` (evalkit.evallookup.AnswerLookups) the evaluator looks the
+    ``lookups`` (evalkit.asking.evallookup.AnswerLookups) the evaluator looks the
     code up first. ``where`` (scenarios.place_of) is the city and address,
     given in every mode as the generator was given them."""
     topic_text = ", ".join(sorted(topics)) if topics else "short lower-case topic names"

@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import BadInput, calendar_date, cli  # noqa: E402
 from evalkit.jsonl import dumps_line, write_atomic  # noqa: E402
-from evalkit.scenarios import load_scenarios  # noqa: E402
+from evalkit.scenario.scenarios import load_scenarios  # noqa: E402
 
 PROG = "audit_answers.py"
 TRUE, ALTERED = "reference-key", "reference-key-altered"

@@ -18,7 +18,7 @@ Refuses (exit 2) when the two runs answer different question files (other
 sha256): then the numbers are not comparable; and, before reading it, any
 file it would read that is not a regular file (a symbolic link, a FIFO, a
 device), a quarter folder that is a link or holds anything but regular files
-(evalkit/quarter.py).
+(evalkit/rubric/quarter.py).
 """
 
 import os
@@ -26,11 +26,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import BadInput, cli, siteqa  # noqa: E402
+from evalkit import BadInput, cli  # noqa: E402
+from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.jsonl import iter_jsonl  # noqa: E402
-from evalkit.measures import MEASURES, TITLES  # noqa: E402
-from evalkit.quarter import check_regular, load_manifest, plain_name, shown  # noqa: E402
-from evalkit.report import group_keys  # noqa: E402
+from evalkit.rubric.measures import MEASURES, TITLES  # noqa: E402
+from evalkit.rubric.quarter import check_regular, load_manifest, plain_name, shown  # noqa: E402
+from evalkit.rubric.report import group_keys  # noqa: E402
 from evalkit.stats import mcnemar_exact, smallest_detectable  # noqa: E402
 
 PROG = "compare.py"

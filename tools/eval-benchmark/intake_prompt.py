@@ -6,7 +6,7 @@
 
 The prompt's text between the lines ``<<<POLICY`` and ``POLICY>>>`` becomes
 evals/ai/EXTRACTION_POLICY.md (or --policy) above its closing comment
-(evalkit/policyprompt.py). Run it on a new prompt version, never on one a
+(evalkit/aieval/policyprompt.py). Run it on a new prompt version, never on one a
 result names. Exit codes: 0 written, or (--check) the same; 1 (--check) they
 differ; 2 a file that cannot be read or has no policy section.
 """
@@ -16,7 +16,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import cli, policyprompt  # noqa: E402
+from evalkit import cli  # noqa: E402
+from evalkit.aieval import policyprompt  # noqa: E402
 from evalkit.jsonl import read_text, write_atomic  # noqa: E402
 
 PROG = "intake_prompt.py"

@@ -45,9 +45,9 @@ out: the answer need not repeat it, and a spelling the question holds is an
 echo.
 
 Strings are compared as the scorer compares them, by the rules of the date
-given (evalkit/rulebook.py; default the newest): linting an old question file
+given (evalkit/rubric/rulebook.py; default the newest): linting an old question file
 with its quarter's date shows the defects its verdicts had. The sites are the
-demo sites as the reference assistant reads them (tools/demo-assistant).
+demo sites' pages, each page's title and visible text (evalkit/rubric/sitepages.py).
 
 What it does not find: a qualifier further from its fact than one word
 ("£120 per quarter, or £60 if ...": the 60 is per quarter too), a qualifier
@@ -65,15 +65,14 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(ROOT, "tools", "demo-assistant"))
 
-import pages  # noqa: E402  (the demo sites' reader)
 from evalkit import cli  # noqa: E402
-from evalkit.cases import load_site_qa  # noqa: E402
-from evalkit.qualifiers import QUALIFIERS  # noqa: E402
-from evalkit.rulebook import rules_as_of  # noqa: E402
+from evalkit.rubric.cases import load_site_qa  # noqa: E402
+from evalkit.rubric.qualifiers import QUALIFIERS  # noqa: E402
+from evalkit.rubric.rulebook import rules_as_of  # noqa: E402
+from evalkit.rubric.sitepages import load_sites  # noqa: E402
 from evalkit.textmatch import Words, contains, normalize, occurrences  # noqa: E402
-from evalkit.urls import normalize_url  # noqa: E402
+from evalkit.rubric.urls import normalize_url  # noqa: E402
 
 PROG = "lint_questions.py"
 SITES = os.path.join(ROOT, "Documents", "c4-benchmark", "sites")
@@ -170,8 +169,7 @@ def _word_at(text, start, end):
 
 def page_texts(site):
     """A site's pages as the scorer compares text: normalised, by URL."""
-    return {normalize_url(page.url): normalize(page.title + "\n" + page.text)
-            for page in site.pages}
+    return {normalize_url(url): normalize(text) for url, text in site.pages}
 
 
 def site_defects(q, words, texts):
@@ -220,7 +218,7 @@ def _whole_words_in(text, words):
 
 def lint_command(args):
     rules = rules_as_of(args.rules_as_of)
-    sites = [] if args.sites == "none" else pages.load_sites(args.sites)
+    sites = [] if args.sites == "none" else load_sites(args.sites)
     # Each site's pages are normalised once, not once per question.
     by_lang = {(site.set, site.lang): (site, page_texts(site)) for site in sites}
     lines = []

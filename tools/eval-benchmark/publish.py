@@ -8,7 +8,7 @@ Takes from WORK the raw answers (raw-*.jsonl) and, if present, the reviews
 (reviews-QUARTER.json); takes from the benchmark folder (--bench, default
 Documents/c4-benchmark) the question files those raw lines were asked from,
 checked by sha256. Scores them (results.md, results.json, the results pages
-index.html, index.he.html and index.ru.html: evalkit/htmlpage.py), writes
+index.html, index.he.html and index.ru.html: evalkit/pages/htmlpage.py), writes
 MANIFEST.json, and moves the whole folder into place at once:
 BENCH/QUARTER/. Bad results are published exactly like good ones.
 
@@ -27,11 +27,13 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import VERSION, BadInput, cli, siteqa  # noqa: E402
-from evalkit.jsonl import dumps_file, iter_jsonl, write_atomic  # noqa: E402
+from evalkit import VERSION, BadInput, cli  # noqa: E402
+from evalkit.pages import outputs  # noqa: E402
+from evalkit.rubric import siteqa  # noqa: E402
+from evalkit.jsonl import dumps_file, iter_jsonl, sha256_file, write_atomic  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
-from evalkit.quarter import (SHA256, check_quarter, describe, history,  # noqa: E402
-                             plain_name, role_of, scoring_inputs, sha256_file, shown)
+from evalkit.rubric.quarter import (SHA256, check_quarter, describe, history,  # noqa: E402
+                                    plain_name, role_of, scoring_inputs, shown)
 
 PROG = "publish.py"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -116,7 +118,7 @@ def build(staging, quarter, allow_unreviewed, work):
                        "(make: PUBLISH_FLAGS=--allow-unreviewed)")
     date = result["provenance"]["decline_list_date"]
     scoring["decline_as_of"] = date
-    siteqa.write_outputs(result, staging)
+    outputs.write_outputs(result, staging)
     commit, dirty = git_state()
     listing = {name: describe(staging, name, role_of(name))
                for name in sorted(os.listdir(staging)) if role_of(name)}

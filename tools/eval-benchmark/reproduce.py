@@ -4,13 +4,13 @@
     python tools/eval-benchmark/reproduce.py FOLDER
 
 FOLDER is a published quarter (below) or a published scenario run, whose
-MANIFEST.json says ``"suite": "scenario"`` (evalkit/scenario_run.py: its
+MANIFEST.json says ``"suite": "scenario"`` (evalkit/pages/scenario_run.py: its
 inputs checked, scored again, every output compared byte for byte, the
 detail pages too).
 
 Checks the folder first: it holds regular files only (a symbolic link, a
 FIFO, a device or a subfolder in it, or a folder that is itself a link, is
-refused before anything is read: evalkit/quarter.py). Then checks every file
+refused before anything is read: evalkit/rubric/quarter.py). Then checks every file
 against MANIFEST.json (sha256 and size), re-scores the inputs the manifest
 names (its ``scoring`` block: question files, raw files, reviews, history,
 DECLINE list date), writes the outputs into a temporary folder, and compares
@@ -23,7 +23,7 @@ side read from the regular file checked, never through a link).
 No network, no keys; nothing is written outside the temporary folder.
 
 Under the rules of 2026-12-02 on, the sampled review of passes
-(evalkit/sampling.py) is checked too: the sample results.json names must be
+(evalkit/rubric/sampling.py) is checked too: the sample results.json names must be
 the one the rule draws from the inputs (it is re-drawn, so another sample
 differs, and the line says so), and every sampled answer must have its
 review entries (else exit 1, in one line naming the first missing one, even
@@ -47,8 +47,11 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import BadInput, cli, one_line, scenario_run, siteqa  # noqa: E402
-from evalkit.quarter import load_manifest, open_regular  # noqa: E402
+from evalkit import BadInput, cli, one_line  # noqa: E402
+from evalkit.pages import scenario_run  # noqa: E402
+from evalkit.pages import outputs  # noqa: E402
+from evalkit.rubric import siteqa  # noqa: E402
+from evalkit.rubric.quarter import load_manifest, open_regular  # noqa: E402
 
 PROG = "reproduce.py"
 DIFF_LINES = 20
@@ -124,7 +127,7 @@ def rescored_outputs(result):
     """``{name: bytes}`` of what the scorer writes for ``result``, written
     into a temporary folder as score.py writes them and read back."""
     with tempfile.TemporaryDirectory(prefix="reproduce-") as scratch:
-        names = siteqa.write_outputs(result, scratch)
+        names = outputs.write_outputs(result, scratch)
         out = {}
         for name in names:
             with open(os.path.join(scratch, name), "rb") as fh:
@@ -184,7 +187,7 @@ def reproduce_command(args):
 
 
 def reproduce_scenario_run(folder):
-    """A published scenario run (evalkit/scenario_run.py): its files
+    """A published scenario run (evalkit/pages/scenario_run.py): its files
     checked, its inputs scored again, every output compared byte for byte."""
     scenario_run.check_tree(folder)
     manifest = scenario_run.load(folder)

@@ -45,7 +45,7 @@ _TPM) keep under a rate, else the calls in flight adapt to 429s; unless --quiet,
 the run ends with one summary line on stderr (calls, retries, 429s, tokens,
 wall time, and the cost with --price-in/--price-out or --prices);
 --max-calls N stops before call N + 1 (exit 1, with the summary; the same
-command continues). See evalkit/budget.py.
+command continues). See evalkit/asking/budget.py.
 
 Exit codes: 0 every question got an answer; 1 some did not (listed on
 stderr); 2 could not start (bad arguments, a bad input file, no endpoint, an
@@ -64,16 +64,17 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import VERSION, BadInput, budget, cli, http, prompts, providers, resume, schemas  # noqa: E402
-from evalkit.cases import load_site_qa  # noqa: E402
-from evalkit.corpus import Corpus, beside as corpus_beside  # noqa: E402
+from evalkit import VERSION, BadInput, cli, schemas  # noqa: E402
+from evalkit.asking import budget, http, prompts, providers, resume  # noqa: E402
+from evalkit.rubric.cases import load_site_qa  # noqa: E402
+from evalkit.scenario.corpus import Corpus, beside as corpus_beside  # noqa: E402
 from evalkit.fields import check_format, wrong_field  # noqa: E402
 from evalkit.jsonl import read_json  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
-from evalkit.providers.manual import load_collection  # noqa: E402
+from evalkit.asking.providers.manual import load_collection  # noqa: E402
 from evalkit.responses import derive  # noqa: E402
-from evalkit.scenarios import load_scenarios, user_text  # noqa: E402
-from evalkit.target import DEFAULT_PROFILE, build_request, load_profile  # noqa: E402
+from evalkit.scenario.scenarios import load_scenarios, user_text  # noqa: E402
+from evalkit.asking.target import DEFAULT_PROFILE, build_request, load_profile  # noqa: E402
 from evalkit.textmatch import visible  # noqa: E402
 
 PROG = "run.py"
@@ -357,7 +358,7 @@ def model_mode(args, cases):
 def context_of(args, cases):
     """With --context corpus: ``ground(user) -> (user with the passages,
     what the raw line records of them)``, the passages the corpus search finds
-    for the question, city and address (evalkit/corpus.py); else None."""
+    for the question, city and address (evalkit/scenario/corpus.py); else None."""
     if args.context == "none":
         return None
     path = args.corpus or corpus_beside(cases.path, "--context corpus")

@@ -9,9 +9,9 @@
         [--html-dir DIR] [--example]
 
 A site-qa question file is scored by the rubric's measures
-(evalkit/siteqa.py, rules in evalkit/measures.py). A scenario file is scored
+(evalkit/rubric/siteqa.py, rules in evalkit/rubric/measures.py). A scenario file is scored
 from atoms on four 0-3 dimensions, Accurate, Complete, Cited and Useful
-(evalkit/atomscore.py), never combined.
+(evalkit/scenario/atomscore.py), never combined.
 
 Positional files ending in .json are question files, those ending in .jsonl
 are raw answer files; give at least one of each. Every raw line is matched to
@@ -35,13 +35,16 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import BadInput, cli, schemas  # noqa: E402
-from evalkit import scenario_pages, scenario_run, scenario_score, siteqa  # noqa: E402
-from evalkit.cases import OtherSuite  # noqa: E402
-from evalkit.htmlpage import render_pages  # noqa: E402
+from evalkit.pages import scenario_pages  # noqa: E402
+from evalkit.pages import scenario_run  # noqa: E402
+from evalkit.scenario import scenario_score  # noqa: E402
+from evalkit.rubric import siteqa  # noqa: E402
+from evalkit.rubric.cases import OtherSuite  # noqa: E402
+from evalkit.pages.htmlpage import render_pages  # noqa: E402
 from evalkit.jsonl import dumps_file, iter_jsonl, write_all_atomic  # noqa: E402
-from evalkit.rulebook import change_dates  # noqa: E402
-from evalkit.report import render_markdown, render_review_sheet  # noqa: E402
-from evalkit.scenarios import load_scenarios  # noqa: E402
+from evalkit.rubric.rulebook import change_dates  # noqa: E402
+from evalkit.rubric.report import render_markdown, render_review_sheet  # noqa: E402
+from evalkit.scenario.scenarios import load_scenarios  # noqa: E402
 
 PROG = "score.py"
 
@@ -83,7 +86,7 @@ def parse_args(argv):
     parser.add_argument("--rules-as-of", "--decline-as-of", dest="rules_as_of",
                         metavar="YYYY-MM-DD",
                         help="score with the rules (the DECLINE list and the text rules, "
-                             "evalkit/rulebook.py) as they stood on this date (default: the "
+                             "evalkit/rubric/rulebook.py) as they stood on this date (default: the "
                              f"newest, {change_dates()[-1]}); --decline-as-of is its older name")
     return parser.parse_args(argv)
 
@@ -178,7 +181,7 @@ def score_command(args):
         outputs.append((args.json_out, siteqa.results_json(result)))
     if args.html_out:
         # The English page at --html, the others beside it (index.he.html ...),
-        # as the rules scored with have them (evalkit/htmlpage.py).
+        # as the rules scored with have them (evalkit/pages/htmlpage.py).
         folder, name = os.path.split(args.html_out)
         for page, text in render_pages(result, name).items():
             outputs.append((os.path.join(folder, page), text))

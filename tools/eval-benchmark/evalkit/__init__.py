@@ -1,12 +1,30 @@
-"""evalkit: the shared, standard-library-only package behind run.py and score.py.
+"""evalkit: the standard-library-only package behind the scripts of
+tools/eval-benchmark, one folder per part (Documents/architecture.json):
 
-One module per concern (jsonl, cases, textmatch, urls, target, http, measures,
-reviews, report, provenance). Library code raises BadInput for anything a user
-can fix; only the command-line layer turns it into one line on stderr.
+  rubric/    the site-qa rubric: rules, reviews, tables, quarter folders
+  scenario/  the scenario suite: atoms and the four dimensions
+  aieval/    the intake and grounding suites
+  asking/    every byte over the network: sites, models, providers/
+  pages/     the results pages, reached from the scripts only
+
+and at this root the shared formats every part may read: files (jsonl),
+recorded bodies (responses), text folding (textmatch), the formats in prose
+(schemas), model families, provenance, statistics, the command line's
+helpers (cli), secrets kept out of files (redaction), field checks. These
+import no part. tests/test_layers.py holds every import to the picture.
+
+Library code raises BadInput for anything a user can fix; only the
+command-line layer turns it into one line on stderr.
 """
 
 import datetime
+import os
 import re
+
+# tools/eval-benchmark, where the scripts, prompts/ and targets/ are, and the
+# repository's root: the kit's modules find files from these, at any depth.
+SCRIPTS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(SCRIPTS_DIR))
 
 # The version of the tools, recorded in every raw line, atoms line and results
 # file. Bumped whenever a scoring rule or an output format changes, so that one
@@ -14,14 +32,14 @@ import re
 # (tests/test_golden_versions.py holds the golden files to it):
 #   0.1.0  first published
 #   0.2.0  results.json records the sha256 of every input (provenance.inputs)
-#   0.3.0  the rules of 2026-12-01 (evalkit/rulebook.py): word boundaries,
+#   0.3.0  the rules of 2026-12-01 (evalkit/rubric/rulebook.py): word boundaries,
 #          blank answers, same-page URLs, bare domains, review flags, DECLINE
 #          additions. Results scored under older rules stay those of 0.2.0.
 #   0.4.0  the results pages of 2026-12-01 (rulebook "pages"): English, Hebrew
 #          and Russian, for a phone and a desktop. Older rules keep the one
 #          English page of 0.2.0.
 #   0.5.0  the rules of 2026-12-02: the sampled review of passes
-#          (evalkit/sampling.py) in results.md, results.json (sampled_review,
+#          (evalkit/rubric/sampling.py) in results.md, results.json (sampled_review,
 #          and sampled on each row), the pages and the review sheet, beside
 #          the other rules of that date. Older rules keep the output of 0.4.0
 #          and 0.2.0.

@@ -194,7 +194,7 @@ def family(model):
 
 
 def split_variant(variant):
-    """``(provider, model)`` of a ``provider:model`` name (evalkit.atoms.variant_of);
+    """``(provider, model)`` of a ``provider:model`` name (evalkit.scenario.atoms.variant_of);
     the model keeps its own colons (``openai:llama3.1:8b``) and loses the
     ``+corpus`` of a generator given the code's passages."""
     provider, _colon, model = str(variant).partition(":")

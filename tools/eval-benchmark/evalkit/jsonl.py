@@ -144,6 +144,15 @@ def read_json(path, unique_keys=False):
     return read_json_sha(path, unique_keys)[0]
 
 
+def sha256_file(path):
+    """The sha256 of a file's bytes, read a block at a time."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def read_json_sha(path, unique_keys=False):
     """``(value, sha256 of the bytes on disk)`` of a whole JSON file. With
     ``unique_keys`` a key given twice in one object is refused (a file people

@@ -26,8 +26,9 @@ import socket
 import subprocess
 from urllib.parse import urlsplit
 
+from . import SCRIPTS_DIR
 
-TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
 # Names that never leave a machine or its network (RFC 6761, 6762, 8375, and
 # the common private ones).
 LOCAL_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home.arpa", ".localdomain")
@@ -35,7 +36,7 @@ LOCAL_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home.arpa", ".l
 _NUMERIC = re.compile(r"^[0-9a-fx.]+$")
 
 
-def git_state(folder=TOOLS_DIR):
+def git_state(folder=SCRIPTS_DIR):
     """``(commit, dirty)`` of the checkout holding ``folder``."""
     def git(*args):
         return subprocess.run(("git",) + args, cwd=folder, capture_output=True,

@@ -3,7 +3,7 @@
 A run knows its secrets as one explicit list: a provider's keys (each client's
 ``secrets``) and the ``{env:NAME}`` values a target profile filled into a
 request (target.build_request returns them). The list goes with the request
-to evalkit/http.py, which passes every text of the response through
+to evalkit/asking/http.py, which passes every text of the response through
 ``redact`` before anything else reads it: the body, the headers, the error
 text. What is derived from a response later (an answer, its sources, an
 evaluator's atoms, a provider's error message) is read from those texts, so a

@@ -26,7 +26,7 @@ body has U+FFFD REPLACEMENT CHARACTER in its place, as a UTF-8 decoder has
 for a byte it cannot read, and is scored so.
 
 What it does not do: decide whether an answer is right. That is the rules'
-job (evalkit/siteqa.py, evalkit/atomscore.py).
+job (evalkit/rubric/siteqa.py, evalkit/scenario/atomscore.py).
 """
 
 import json

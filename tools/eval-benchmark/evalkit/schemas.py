@@ -7,8 +7,6 @@ and to lines run.py writes), so help and code cannot drift apart. One line
 per field: the field names, then after two spaces or more what they hold.
 """
 
-from .atoms import MIN_WORDS_FOR_ATOMS
-
 QUESTIONS = """\
 QUESTION FILE (suite site-qa, format 1): one JSON object
   suite             "site-qa"
@@ -97,7 +95,7 @@ RAW LINE, model generator (suite scenario, target.kind "model"; format 1)
   attempts          one per try: started_at (UTC), status (or null), error (or
                     null), latency_ms, waited_ms (the time it was held back
                     first by --rpm, --tpm or the calls in flight allowed;
-                    evalkit/budget.py), and after a failed try retry_in_s (the
+                    evalkit/asking/budget.py), and after a failed try retry_in_s (the
                     wait before the next one, or null when none followed)
   response          null when no HTTP response came; else status, body (the API's
                     reply as received), body_base64 (null), truncated (false), and
@@ -157,7 +155,7 @@ RESULTS (results.json, indent 2, sorted keys)
   provenance        run.status (recorded_live_run | not_run), target, provider,
                     model, platform_versions, run_dates (UTC), run_ids,
                     run_git_commits, cases (file, sha256), decline_list_date
-                    (the date of the rules in force: evalkit/rulebook.py),
+                    (the date of the rules in force: evalkit/rubric/rulebook.py),
                     scorer (tool, version of the output those rules give),
                     prompt_versions, inputs (file, role, sha256)
   groups            per set and language and "all": for each measure
@@ -206,7 +204,7 @@ SCENARIO FILE (suite scenario, format 1): one JSON object
   refused (exit 2). Its answers are raw lines of a model generator or
   collected by hand (below)."""
 
-ATOMS_LINE = f"""\
+ATOMS_LINE = """\
 ATOMS LINE (atomize.py output, one per answer, evaluator and repeat, format 1)
   format            1
   id, variant       the scenario and the generator ("provider:model")
@@ -223,7 +221,8 @@ ATOMS LINE (atomize.py output, one per answer, evaluator and repeat, format 1)
                     vague-action, WRONG, PARTIAL-WRONG, admitted-gap),
                     verified_truth, citation (string or null), topic,
                     specificity (0..1), actionability (0..1), importance (1..5);
-                    [] only for an answer of fewer than {MIN_WORDS_FOR_ATOMS} words
+                    [] only for an answer of fewer than 20 words
+                    (MIN_WORDS_FOR_ATOMS, evalkit/scenario/atoms.py)
   error             null, or why there are no atoms
   response_sha256   sha256 of the answer atomized (score.py checks it)
   calls             every call: attempts (as in a raw line), reply (the body as

@@ -8,7 +8,7 @@ byte-order mark and soft hyphen), every run of whitespace folded to one space.
 Matching (``contains``): a substring match on normalised text, except at
 digits: a spelling that begins (ends) with a digit does not match where the
 character before (after) it is a digit, so ``120`` is never found in ``1200`` and
-``8:00`` never in ``18:00``. Under the rules of 2026-12-01 (evalkit/rulebook.py,
+``8:00`` never in ``18:00``. Under the rules of 2026-12-01 (evalkit/rubric/rulebook.py,
 ``word_bounds``: pass the question's language) words get boundaries too: a
 spelling that begins with a letter or digit must begin a word, where a word
 begins after anything but a letter or digit, and in Hebrew also after up to
@@ -68,7 +68,7 @@ category L*, counted after URLs and e-mail addresses are removed; the share is
 the fraction of them written in the question's script (Latin for en, Hebrew for
 he, Cyrillic for ru).
 
-Clauses (``clauses``): the negation flag's unit (evalkit/measures.py): a
+Clauses (``clauses``): the negation flag's unit (evalkit/rubric/measures.py): a
 clause ends at a line break and at . ! ? ; followed by white space.
 
 What this module does not do: stemming, synonym matching, number parsing

@@ -1,0 +1,12 @@
+"""The results pages and the published folders' outputs.
+
+htmlpage.py (a quarter's pages in three languages), htmlpage_v1.py (the first
+demo's one English page, kept byte for byte), svgcharts.py, pagelabels.py,
+outputs.py (results.md, results.json and the pages of a quarter folder),
+scenario_pages.py (the scenario dashboard and detail pages),
+scenario_run.py (a published scenario run: its folder and re-scoring).
+
+Reached from the scripts only: the scoring code never imports a page. Reads
+the rubric's and the scenario suite's results; no network code, no script
+(tests/test_layers.py).
+"""

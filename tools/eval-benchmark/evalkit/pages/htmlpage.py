@@ -1,0 +1,373 @@
+"""The static results pages of a quarter: one per language (English, Hebrew
+right to left, Russian), from one template and one table of labels
+(evalkit/pages/pagelabels.py), linked to each other. No JavaScript, readable
+offline, every string from an answer or a question escaped.
+
+``render_pages(result, index_name)`` gives ``{file name: text}`` of a result's
+pages as its rules have them (``Rules.pages``, evalkit/rubric/rulebook.py): from the
+rules of 2026-12-01, index.html, index.he.html and index.ru.html written
+here; under older rules the one English page of evalkit/pages/htmlpage_v1.py, kept
+byte for byte so that the quarters published then still reproduce.
+
+A page: the results table (after review, mechanical in brackets where they
+differ, a 95% Wilson interval beside every rate; on a phone each row becomes a
+card), from the rules of 2026-12-02 the sampled review of passes beside it
+(the false-pass rate per set and measure with its interval, the numbers of
+results.md: report.sample_rows; and at the top whether the sample is
+reviewed), a bar chart of the measures per set and language and, where earlier
+quarters exist (history.json, frozen into the folder by publish.py), a trend
+chart (evalkit/pages/svgcharts.py), the faulty questions, the provenance, an index of
+the questions and one entry per question (question, evidence, the answer as
+given, its sources, each verdict, the review reason where one changed a
+verdict). Only the labels differ between the languages: the numbers, the rows
+and the data are the same bytes on every page. Text of unknown direction
+(answers, questions) is marked ``dir="auto"``; numbers and data in a label are
+isolated (``<bdi>``, ``dir="ltr"``) so that a right-to-left page keeps them in
+order.
+"""
+
+from html import escape
+from urllib.parse import quote
+
+from . import htmlpage_v1
+from ..rubric.measures import APPLIES, MEASURES
+from .pagelabels import LANGS, RTL, label, page_names
+from ..rubric.report import sample_rows
+from ..rubric.rulebook import rules_as_of
+from ..stats import wilson
+from .svgcharts import bar_chart, trend_chart
+
+STYLE = """
+*{box-sizing:border-box}
+body{font-family:system-ui,sans-serif;line-height:1.45;margin:0 auto;max-width:72rem;padding:.5rem 1rem 2rem;color:#222}
+nav.langs{display:flex;flex-wrap:wrap;gap:.3rem 1rem;justify-content:flex-end;font-size:.95em}
+table{border-collapse:collapse;margin:1rem 0}
+th,td{border:1px solid #ccc;padding:.3rem .45rem;vertical-align:top;text-align:start}
+table.results{width:100%}
+table.results th{font-size:.9em}
+td.n,th.n{text-align:end}
+.fig{white-space:nowrap}
+.ci{color:#555;font-size:.85em}
+.pass{color:#1a7f37}.fail{color:#b42318}
+figure{margin:1rem 0}
+div.wide{overflow-x:auto}
+div.wide td:first-child{min-width:8rem}
+figcaption{font-size:.9em;color:#444}
+svg{max-width:100%;height:auto;direction:ltr}
+code,blockquote,.data{overflow-wrap:anywhere}
+ul.index{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.2rem .9rem}
+ul.index li.head{flex-basis:100%;font-weight:600;margin-top:.4rem}
+section.q{border-top:1px solid #ddd;margin-top:1rem}
+section.q table{width:100%}
+blockquote{margin:.3rem 0;padding:.3rem .6rem;background:#f6f6f6;white-space:pre-wrap}
+.note{background:#fff4ce;padding:.5rem}
+a.up{font-size:.9em}
+@media (max-width:44rem){
+body{padding:.5rem .6rem 2rem}
+table.results,table.results tbody,table.results tr,table.results td{display:block;width:100%}
+table.results thead{display:none}
+table.results tr{border:1px solid #ccc;margin:0 0 .7rem}
+table.results td{border:0;border-top:1px solid #eee;display:flex;justify-content:space-between;gap:1rem;text-align:end}
+table.results td:first-child{border-top:0}
+table.results td::before{content:attr(data-label);font-weight:600;text-align:start}
+table.results td:nth-child(-n+2){display:inline-block;width:auto;border:0;font-weight:700;font-size:1.1em}
+table.results td:nth-child(-n+2)::before{content:none}
+}
+@media (min-width:62rem){td.n>span{white-space:nowrap}}
+"""
+
+
+def e(text):
+    return escape("" if text is None else str(text), quote=True)
+
+
+def pct(x):
+    return f"{x * 100:.0f}%"
+
+
+def render_pages(result, index_name="index.html"):
+    """``{file name: page}`` of a result, as the rules it was scored with
+    write them (``index_name`` is the English page's name)."""
+    if rules_as_of(result["provenance"]["decline_list_date"]).pages == 1:
+        return {index_name: htmlpage_v1.render_html(result)}
+    names = page_names(index_name)
+    return {names[lang]: render_html(result, lang, names) for lang in LANGS}
+
+
+def render_html(result, lang="en", names=None):
+    """The page of ``result`` in ``lang``; ``names`` are the pages' file
+    names, for the links between them."""
+    names = names or page_names()
+    p = result["provenance"]
+    sets = ", ".join(c["set"] for c in p["cases"])
+    title = label(lang, "title", sets=f"<bdi>{e(sets)}</bdi>")
+    out = ["<!DOCTYPE html>",
+           f'<html lang="{lang}" dir="{"rtl" if lang in RTL else "ltr"}">', "<head>",
+           '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{label(lang, 'title', sets=e(sets))}</title>"]
+    out += [f'<link rel="alternate" hreflang="{other}" href="{e(names[other])}">'
+            for other in LANGS if other != lang]
+    out += [f"<style>{STYLE}</style>", "</head>", "<body>", language_links(lang, names),
+            f"<h1>{title}</h1>", review_note(result["review_coverage"], lang)]
+    if "sampled_review" in result:  # rules of 2026-12-02 on
+        out.append(sample_note(result["sampled_review"]["coverage"], lang))
+    out += [f"<h2>{label(lang, 'results')}</h2>", f"<p>{label(lang, 'results_note')}</p>"]
+    out += results_table(result["groups"], lang)
+    if "sampled_review" in result:
+        out += sample_section(result["sampled_review"], lang)
+    out += charts(result, lang)
+    out.append(f"<h2>{label(lang, 'faulty')}</h2>")
+    if result["faulty"]:
+        out.append("<ul>" + "".join(f'<li><bdi>{e(f["id"])}</bdi>: '
+                                    f'<span dir="auto">{e(f["reason"])}</span></li>'
+                                    for f in result["faulty"]) + "</ul>")
+    else:
+        out.append(f"<p>{label(lang, 'none')}</p>")
+    out += provenance(p, lang)
+    out += question_index(result["questions"], lang)
+    out.append(f"<h2>{label(lang, 'every_question')}</h2>")
+    for row in result["questions"]:
+        out += question_section(row, lang)
+    out += ["</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
+def language_links(lang, names):
+    """Each language's page, named in its own language; this one not a link."""
+    links = []
+    for other in LANGS:
+        name = label(other, "lang_name")
+        direction = "rtl" if other in RTL else "ltr"
+        if other == lang:
+            links.append(f'<span lang="{other}" dir="{direction}" aria-current="page">'
+                         f'<b>{name}</b></span>')
+        else:
+            links.append(f'<a href="{e(names[other])}" hreflang="{other}" lang="{other}" '
+                         f'dir="{direction}">{name}</a>')
+    return (f'<nav class="langs" aria-label="{e(label(lang, "other_languages"))}">'
+            + " ".join(links) + "</nav>")
+
+
+def review_note(cov, lang):
+    if cov["missing"]:
+        return ('<p class="note">' + label(
+            lang, "review_missing", reviewed=cov["reviewed"], required=cov["required"],
+            missing=f'<bdi class="data">{e(", ".join(cov["missing"]))}</bdi>') + "</p>")
+    return f"<p>{label(lang, 'review_complete', required=cov['required'])}</p>"
+
+
+def sample_note(cov, lang):
+    """Whether every sampled answer has its entries, said at the top."""
+    if cov["missing"]:
+        missing = ", ".join(item["id"] for item in cov["missing"])
+        return ('<p class="note">' + label(
+            lang, "sample_missing", reviewed=cov["reviewed"], sampled=cov["sampled"],
+            missing=f'<bdi class="data">{e(missing)}</bdi>') + "</p>")
+    return f"<p>{label(lang, 'sample_complete', sampled=cov['sampled'])}</p>"
+
+
+def sample_section(block, lang):
+    """The sampled review's table, beside the results (evalkit/rubric/sampling.py);
+    its numbers are results.md's (report.sample_rows)."""
+    heads = [label(lang, key) for key in ("set", "measure", "overturned", "false_pass_rate",
+                                          "interval", "unsampled", "expected_false")]
+    out = [f"<h2>{label(lang, 'sample')}</h2>",
+           f"<p>{label(lang, 'sample_note', per_set=block['per_set'])}</p>",
+           '<div class="wide"><table class="sample">',
+           "<thead><tr>" + "".join(f'<th scope="col"{NUMERIC if i > 1 else ""}>{h}</th>'
+                                   for i, h in enumerate(heads)) + "</tr></thead>", "<tbody>"]
+    for set_name, measure, t in sample_rows(block):
+        out.append(f"<tr><td>{code_of(set_name, lang)}</td><td>{label(lang, measure)}</td>"
+                   + "".join(f'<td class="n"><span dir="ltr" class="fig">{e(t[key])}</span></td>'
+                             for key in ("overturned", "rate", "interval", "unsampled",
+                                         "expected")) + "</tr>")
+    out += ["</tbody>", "</table></div>"]
+    drawn = ", ".join(f"{s['set']} {len(s['sampled'])}/{s['candidates']}" for s in block["sets"])
+    out.append(f"<p>{label(lang, 'sample_drawn', sets=f'<bdi>{e(drawn)}</bdi>')}</p>")
+    return out
+
+
+def code_of(value, lang):
+    """A set or language code of a row as shown: "all" is a label."""
+    return label(lang, "all") if value == "all" else e(value)
+
+
+NUMERIC = ' class="n"'
+
+
+def results_table(groups, lang):
+    """The table, with each cell's column name in ``data-label`` for the
+    phone layout, where every row is a card."""
+    heads = [label(lang, "set"), label(lang, "lang")] + [label(lang, m) for m in MEASURES] \
+        + [label(lang, "median_latency")]
+    out = ['<table class="results">',
+           "<thead><tr>" + "".join(f'<th scope="col"{NUMERIC if i > 1 else ""}>{h}</th>'
+                                   for i, h in enumerate(heads)) + "</tr></thead>",
+           "<tbody>"]
+    for group in groups:
+        latency = group["median_latency_ms"]
+        cells = [f"<td>{code_of(group['set'], lang)}</td>", f"<td>{code_of(group['lang'], lang)}</td>"]
+        cells += [figure_cell(group[m]) for m in MEASURES]
+        cells.append(f'<td class="n">{e(latency) if latency is not None else "–"}</td>')
+        out.append("<tr>" + "".join(cell.replace("<td", f'<td data-label="{e(head)}"', 1)
+                                    for head, cell in zip(heads, cells)) + "</tr>")
+    out += ["</tbody>", "</table>"]
+    return out
+
+
+def figure_cell(fig):
+    """``13/15 (12/15) 87% [62%–96%]``, always left to right; it may break
+    between the counts and the rate, never inside either."""
+    if not fig["applicable"]:
+        return '<td class="n">–</td>'
+    text = f"{fig['passed']}/{fig['applicable']}"
+    mech = fig["mechanical"]
+    if (mech["passed"], mech["applicable"]) != (fig["passed"], fig["applicable"]):
+        text += f" ({mech['passed']}/{mech['applicable']})"
+    low, high = wilson(fig["passed"], fig["applicable"])
+    rate = fig["passed"] / fig["applicable"]
+    return (f'<td class="n"><span dir="ltr"><span class="fig">{e(text)}</span> '
+            f'<span class="fig">{pct(rate)} <span class="ci">[{pct(low)}–{pct(high)}]</span>'
+            "</span></span></td>")
+
+
+def overall(groups):
+    """``{measure: (passed, applicable)}`` summed over the sets' totals
+    (a history entry's groups carry them under ``figures``)."""
+    sums = {m: [0, 0] for m in MEASURES}
+    for group in groups:
+        if group["set"] != "all" and group["lang"] == "all":
+            for m in MEASURES:
+                fig = group["figures"][m] if "figures" in group else group[m]
+                sums[m][0] += fig["passed"]
+                sums[m][1] += fig["applicable"]
+    return {m: tuple(counts) for m, counts in sums.items()}
+
+
+def charts(result, lang):
+    """The bar chart and, with earlier quarters, the trend chart."""
+    titles = {m: label(lang, m) for m in MEASURES}
+    rtl = lang in RTL
+    groups = [(f"{g['set']} {g['lang']}", {m: (g[m]["passed"], g[m]["applicable"])
+                                           for m in MEASURES})
+              for g in result["groups"] if g["lang"] != "all"]
+    caption = label(lang, "chart")
+    out = [f"<figure>{bar_chart(groups, titles, caption, rtl)}",
+           f"<figcaption>{caption}</figcaption></figure>"]
+    if result.get("history"):
+        points = [(entry["quarter"], overall(entry["groups"])) for entry in result["history"]]
+        points.append((label(lang, "this_run"), overall(result["groups"])))
+        out += [f"<h2>{label(lang, 'trend')}</h2>", f"<p>{label(lang, 'trend_note')}</p>",
+                f"<figure>{trend_chart(points, titles, label(lang, 'trend'), rtl)}</figure>"]
+        out += trend_table(points, titles, lang)
+    return out
+
+
+def trend_table(points, titles, lang):
+    """The trend chart's numbers, a row per measure: lines on the same rate
+    hide each other in the chart, never here."""
+    out = ['<div class="wide"><table>',
+           f"<tr><th>{label(lang, 'measure')}</th>"
+           + "".join(f"<th{NUMERIC}><bdi>{e(name)}</bdi></th>" for name, _ in points) + "</tr>"]
+    for measure, title in titles.items():
+        cells = []
+        for _name, sums in points:
+            passed, applicable = sums[measure]
+            cells.append(f'<td class="n"><span dir="ltr"><span class="fig">{passed}/{applicable}'
+                         f'</span> <span class="fig">{pct(passed / applicable)}</span></span></td>'
+                         if applicable
+                         else '<td class="n">–</td>')
+        out.append(f"<tr><td>{title}</td>{''.join(cells)}</tr>")
+    out.append("</table></div>")
+    return out
+
+
+def provenance(p, lang):
+    def data(text):
+        return f'<bdi class="data">{e(text)}</bdi>'
+
+    def commit(c):
+        return (data(c["commit"]) if c["commit"] else label(lang, "unknown")) \
+            + (" " + label(lang, "uncommitted") if c["dirty"] else "")
+
+    items = (
+        ("run_status", data(p["run"]["status"])), ("target", data(p["target"])),
+        ("platform_version", data(", ".join(p["platform_versions"]))
+         if p["platform_versions"] else label(lang, "not_reported")),
+        ("run_dates", data(", ".join(p["run_dates"]))),
+        ("run_commit", ", ".join(commit(c) for c in p["run_git_commits"])),
+        ("rules_as_of", data(p["decline_list_date"])),
+        ("reviews", data(p["reviews"]["file"]) if p["reviews"]["file"]
+         else label(lang, "no_reviews")),
+        ("scored_by", data(f"{p['scorer']['tool']} {p['scorer']['version']}")))
+    out = [f"<h2>{label(lang, 'provenance')}</h2>", "<ul>"]
+    out += [f"<li>{label(lang, key)}: {value}</li>" for key, value in items]
+    out += [f"<li>{label(lang, 'questions_file')}: {data(case['file'])} sha256 "
+            f"<code>{e(case['sha256'])}</code></li>" for case in p["cases"]]
+    out.append("</ul>")
+    return out
+
+
+def anchor(qid):
+    return "#" + e(quote(qid, safe=""))
+
+
+def question_index(rows, lang):
+    """A link to every question's entry, by set and language, marked where
+    it failed a measure after review or is faulty."""
+    out = [f'<h2 id="index">{label(lang, "index")}</h2>', f"<p>{label(lang, 'index_note')}</p>",
+           '<ul class="index">']
+    group = None
+    for row in rows:
+        if (row["set"], row["lang"]) != group:
+            group = (row["set"], row["lang"])
+            out.append(f'<li class="head"><bdi>{e(row["set"])} {e(row["lang"])}</bdi></li>')
+        link = f'<a href="{anchor(row["id"])}"><bdi>{e(row["id"])}</bdi></a>'
+        if row["faulty"]:
+            link = f"<s>{link}</s>"
+        elif any(value is False for value in row["after_review"].values()):
+            link += ' <span class="fail">✗</span>'
+        out.append(f"<li>{link}</li>")
+    out.append("</ul>")
+    return out
+
+
+def verdict(value, lang):
+    if value is None:
+        return "–"
+    return (f'<span class="pass">{label(lang, "pass")}</span>' if value
+            else f'<span class="fail">{label(lang, "fail")}</span>')
+
+
+def question_section(row, lang):
+    """One question: its text, evidence, the answer as given, its sources,
+    and each verdict, mechanical and after review, with the review's reason."""
+    qlang = e(row["lang"])
+    out = [f'<section class="q" id="{e(row["id"])}">',
+           f"<h3><bdi>{e(row['id'])}</bdi> ({label(lang, row['kind'])})"
+           + (label(lang, "faulty_marker") if row["faulty"] else "") + "</h3>",
+           f'<p>{label(lang, "question")}: <span dir="auto" lang="{qlang}">'
+           f'{e(row["question"])}</span></p>']
+    if row.get("evidence"):
+        source = htmlpage_v1.source_link(row["source_url"], ' class="data"')
+        out.append(f'<p>{label(lang, "evidence")}: <span dir="auto" lang="{qlang}">'
+                   f'{e(row["evidence"])}</span> <bdi dir="ltr">({source})</bdi></p>')
+    if row["answer"] is None:
+        out.append(f'<p>{label(lang, "no_answer")}: <bdi>{e(row["problem"])}</bdi></p>')
+    else:
+        out.append(f'<blockquote dir="auto" lang="{qlang}">{e(row["answer"])}</blockquote>')
+    if row["sources"]:
+        out.append(f"<p>{label(lang, 'sources')}: "
+                   + ", ".join(f'<code dir="ltr">{e(s)}</code>' for s in row["sources"]) + "</p>")
+    out.append("<table><tr>" + "".join(f"<th>{label(lang, key)}</th>" for key in (
+        "measure", "mechanical", "after_review", "review_reason")) + "</tr>")
+    reasons = {r["measure"]: r["reason"] for r in row["reviews"]}
+    for m in MEASURES:
+        if m in APPLIES[row["kind"]]:
+            out.append(f"<tr><td>{label(lang, m)}</td><td>{verdict(row['mechanical'][m], lang)}"
+                       f"</td><td>{verdict(row['after_review'][m], lang)}</td>"
+                       f'<td dir="auto">{e(reasons.get(m, ""))}</td></tr>')
+    out += ["</table>", f'<p><a class="up" href="#index">{label(lang, "to_index")}</a></p>',
+            "</section>"]
+    return out

@@ -1,0 +1,196 @@
+"""A published scenario run: its folder, its MANIFEST.json, and its re-scoring.
+
+    python tools/eval-benchmark/score.py evals/permits/scenarios.json RAW... ATOMS... \\
+        --publish evals/permits/results/NAME
+    python tools/eval-benchmark/reproduce.py evals/permits/results/NAME
+
+``publish`` copies the raw and atoms files into the folder as they are,
+scores them there exactly as score.py does (results.md, results.json,
+index.html and detail/*.html) and writes MANIFEST.json:
+
+  format     1
+  suite      "scenario"
+  scenarios  the scenario file, as a path from the repository's root (its
+             sources.json, jargon.json and code/ are read beside it, as
+             score.py reads them; results.json records their sha256)
+  scoring    raw [names], atoms [names]: the inputs, files of the folder
+  files      {name: {sha256, bytes, role}} for every file of the folder but
+             the manifest; role input or output; a detail page's name is
+             ``detail/<page>``
+
+``reproduce`` (reproduce.py, for a manifest whose suite is "scenario")
+checks the folder holds regular files only, and one subfolder, ``detail``,
+of regular files (nothing is followed through a link), checks every input
+against the manifest, scores the inputs again into a temporary folder and
+compares every output byte for byte: one line per file, ``verified``,
+``identical`` or ``differs`` (an output the scorer no longer writes, or
+writes and the manifest lacks, differs too).
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import stat
+import tempfile
+
+from .. import REPO, BadInput
+from ..jsonl import dumps_file, read_json, write_all_atomic
+from ..rubric.quarter import describe, file_kind, open_regular
+from ..scenario import scenario_score
+from ..scenario.scenarios import load_scenarios
+from . import scenario_pages
+
+PAGES = "detail"
+
+
+def outputs(scenarios_path, raw_paths, atoms_paths):
+    """``{name: bytes}`` of what score.py writes for these inputs, written
+    through its own writer into a temporary folder and read back."""
+    scenarios = load_scenarios(scenarios_path)
+    beside = os.path.dirname(scenarios_path)
+    result = scenario_score.score(scenarios, raw_paths, atoms_paths,
+                                  os.path.join(beside, "sources.json"),
+                                  os.path.join(beside, "jargon.json"))
+    with tempfile.TemporaryDirectory(prefix="scenario-run-") as scratch:
+        written = [(os.path.join(scratch, "results.md"), scenario_pages.render_markdown(result)),
+                   (os.path.join(scratch, "results.json"), dumps_file(result))]
+        scenario_pages.write_pages(result, scratch, lambda path, text: written.append((path, text)))
+        write_all_atomic(written)
+        out = {}
+        for path, _text in written:
+            with open(path, "rb") as fh:
+                out[os.path.relpath(path, scratch).replace(os.sep, "/")] = fh.read()
+    return out
+
+
+def publish(folder, scenarios_path, raw_paths, atoms_paths, force=False):
+    """Write the run's folder: inputs copied, outputs scored, MANIFEST.json.
+    Built in a new folder beside it and renamed into place, so a failure
+    leaves no half-published run."""
+    if os.path.lexists(folder) and not force:
+        raise BadInput(f"{folder}: already published (--replace replaces it)")
+    names = [os.path.basename(p) for p in list(raw_paths) + list(atoms_paths)]
+    if len(set(names)) != len(names):
+        raise BadInput("two inputs share a file name; the folder keeps names as they are")
+    relative = os.path.relpath(os.path.abspath(scenarios_path), REPO).replace(os.sep, "/")
+    if relative.startswith("../"):
+        raise BadInput(f"{scenarios_path}: the scenario file must be inside the repository")
+    staging = tempfile.mkdtemp(prefix=".publishing-", dir=os.path.dirname(os.path.abspath(folder)))
+    try:
+        for path in list(raw_paths) + list(atoms_paths):
+            shutil.copyfile(path, os.path.join(staging, os.path.basename(path)))
+        raws = [os.path.join(staging, os.path.basename(p)) for p in raw_paths]
+        atoms = [os.path.join(staging, os.path.basename(p)) for p in atoms_paths]
+        made = outputs(os.path.join(REPO, relative), raws, atoms)
+        os.makedirs(os.path.join(staging, PAGES), exist_ok=True)
+        for name, data in made.items():
+            with open(os.path.join(staging, name), "wb") as fh:
+                fh.write(data)
+        files = {name: describe(staging, name, "input") for name in names}
+        files.update({name: describe(staging, name, "output") for name in made})
+        manifest = {"format": 1, "suite": "scenario", "scenarios": relative,
+                    "scoring": {"raw": [os.path.basename(p) for p in raw_paths],
+                                "atoms": [os.path.basename(p) for p in atoms_paths]},
+                    "files": files}
+        with open(os.path.join(staging, "MANIFEST.json"), "w", encoding="utf-8",
+                  newline="\n") as fh:
+            fh.write(dumps_file(manifest))
+        if os.path.lexists(folder):
+            shutil.rmtree(folder)
+        os.rename(staging, folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return sorted(files)
+
+
+def is_scenario_manifest(folder):
+    """True when ``folder``'s MANIFEST.json (a regular file) says suite scenario."""
+    fh, problem = open_regular(os.path.join(folder, "MANIFEST.json"))
+    if problem:
+        return False
+    with fh:
+        try:
+            doc = json.loads(fh.read().decode("utf-8"))
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            return False
+    return isinstance(doc, dict) and doc.get("suite") == "scenario"
+
+
+def check_tree(folder):
+    """Refuse anything but regular files, and one ``detail`` folder of
+    regular files, before a byte is read: a link is never followed."""
+    for sub, allowed in (("", True), (PAGES, False)):
+        here = os.path.join(folder, sub) if sub else folder
+        if sub and not os.path.lexists(here):
+            continue
+        mode = os.lstat(here).st_mode
+        if not stat.S_ISDIR(mode):
+            raise BadInput(f"{here}: is {file_kind(mode)}, not a folder of the run")
+        for name in sorted(os.listdir(here)):
+            mode = os.lstat(os.path.join(here, name)).st_mode
+            if stat.S_ISREG(mode) or (allowed and name == PAGES and stat.S_ISDIR(mode)):
+                continue
+            raise BadInput(f"{os.path.join(here, name)}: is {file_kind(mode)}; a published "
+                           f"run holds regular files and its {PAGES}/ pages only")
+
+
+def load(folder):
+    """The manifest, checked enough to be followed: its fields of their type,
+    every name a plain file of the folder or of detail/."""
+    path = os.path.join(folder, "MANIFEST.json")
+    doc = read_json(path, unique_keys=True)
+    scoring = doc.get("scoring") if isinstance(doc, dict) else None
+    if not isinstance(doc, dict) or doc.get("format") != 1 or not isinstance(doc.get("scenarios"), str) or \
+            not isinstance(scoring, dict) or not isinstance(doc.get("files"), dict):
+        raise BadInput(f"{path}: not a scenario run manifest (format 1, scenarios, scoring, files)")
+    for name, item in doc["files"].items():
+        parts = name.split("/")
+        if not (len(parts) == 1 or (len(parts) == 2 and parts[0] == PAGES)) or \
+                any(p in ("", ".", "..") for p in parts) or not isinstance(item, dict) or \
+                item.get("role") not in ("input", "output"):
+            raise BadInput(f"{path}: files: {name!r} is not a file of the run with a role")
+    for key in ("raw", "atoms"):
+        names = scoring.get(key)
+        if not isinstance(names, list) or not names or \
+                any(doc["files"].get(n, {}).get("role") != "input" for n in names):
+            raise BadInput(f"{path}: scoring.{key} must list input files of the manifest")
+    if doc["scenarios"].startswith("/") or ".." in doc["scenarios"].split("/"):
+        raise BadInput(f"{path}: scenarios must be a path inside the repository")
+    return doc
+
+
+def check_inputs(folder, manifest):
+    """``(lines, ok)``: every file of the folder listed, every input as listed."""
+    files = manifest["files"]
+    lines, ok = [], True
+    present = sorted(n for n in os.listdir(folder) if n not in ("MANIFEST.json", PAGES))
+    if os.path.isdir(os.path.join(folder, PAGES)):
+        present += sorted(f"{PAGES}/{n}" for n in os.listdir(os.path.join(folder, PAGES)))
+    for name in present:
+        if name not in files:
+            lines.append(f"differs    {name} (not in MANIFEST.json)")
+            ok = False
+    for name in sorted(n for n, e in files.items() if e["role"] == "input"):
+        fh, problem = open_regular(os.path.join(folder, name))
+        if problem:
+            lines.append(f"differs    {name} ({problem})")
+            ok = False
+            continue
+        with fh:
+            digest = hashlib.sha256(fh.read()).hexdigest()
+        if digest != files[name].get("sha256"):
+            lines.append(f"differs    {name} (input does not match MANIFEST.json)")
+            ok = False
+        else:
+            lines.append(f"verified   {name}")
+    return lines, ok
+
+
+def rescored(folder, manifest):
+    """``{name: bytes}``: the folder's inputs scored again, as published."""
+    scoring = manifest["scoring"]
+    return outputs(os.path.join(REPO, *manifest["scenarios"].split("/")),
+                   [os.path.join(folder, n) for n in scoring["raw"]],
+                   [os.path.join(folder, n) for n in scoring["atoms"]])

@@ -1,0 +1,372 @@
+"""The site-qa measures of the rubric (section 4): one function per rule.
+
+Each rule takes what it needs of one answer and its question and returns
+True or False; ``judge`` composes them for one question, gives None to a
+measure that does not apply to its kind, and applies once the rubric's
+"an answer that was not delivered fails every measure that applies" (the
+visitor got nothing).
+
+An answer here is a dict: ``status`` (the HTTP status of the last attempt,
+or None), ``answer`` (the text derived again from the body, or None),
+``sources`` (URLs) and ``grounded`` (True, False or None when not reported).
+Its text is compared after ``textmatch.normalize``; a question's strings
+(fact spellings, must_not_include) are normalised the same way.
+
+The rules change only by date (evalkit/rubric/rulebook.py: the DECLINE list and
+every change to the text rules); ``judge`` takes the ``Rules`` in force on
+the quarter's date, so that an older quarter re-scores byte for byte.
+"""
+
+import re
+
+from .qualifiers import QUALIFIERS
+from ..textmatch import (THRESHOLDS, Words, clauses, contains, normalize, occurrences,
+                        script_share, visible)
+from .urls import normalize_url, page_key
+
+MEASURES = ("delivered", "correct_facts", "right_page_cited", "in_question_language",
+            "declined_when_not_on_site")
+APPLIES = {
+    "answerable": {"delivered", "correct_facts", "right_page_cited", "in_question_language"},
+    "not_on_site": {"delivered", "in_question_language", "declined_when_not_on_site"},
+}
+TITLES = {
+    "delivered": "Delivered",
+    "correct_facts": "Correct facts",
+    "right_page_cited": "Right page cited",
+    "in_question_language": "Answer in the question's language",
+    "declined_when_not_on_site": "Declined when not on the site",
+}
+
+# ---- the rules ---------------------------------------------------------------------------
+# Each rule returns its verdict and what it found in the answer, which is
+# shown beside the verdict (``details``). ``text`` is the answer normalised
+# (textmatch.normalize); the question's strings are normalised the same way.
+# ``rules`` are the Rules in force (evalkit/rubric/rulebook.py).
+
+def delivered(status, answer, rules):
+    """Rubric: "HTTP 200 and a non-empty answer". From 2026-12-01 an answer
+    of only white space and invisible characters is empty."""
+    if status != 200 or answer is None:
+        return False
+    return visible(answer) if rules.visible_blank else answer.strip() != ""
+
+
+def correct_facts(text, question, rules):
+    """Rubric: "every fact group of the question appears in the answer (each
+    group lists the accepted spellings, e.g. "120", "$120")".
+
+    ``(verdict, found)``: ``found`` holds, per group, the first spelling
+    found in the answer, or None."""
+    words = _words(question, rules)
+    found = []
+    for group in question["facts"]:
+        hit = None
+        for spelling in group:
+            if contains(text, normalize(spelling), words):
+                hit = spelling
+                break
+        found.append(hit)
+    return None not in found, found
+
+
+def right_page_cited(sources, question, rules):
+    """Rubric: "the page named by the question (or one listed in
+    `also_source_urls`, which states the same fact in the same words) is among
+    the sources returned with the answer".
+
+    ``(verdict, pages)``: the question's pages among the answer's sources,
+    compared normalised (evalkit/rubric/urls.py: ``page_key`` from 2026-12-01,
+    ``normalize_url`` before), sorted."""
+    if rules.same_page:
+        def key(url):
+            return page_key(url, question["page_url"])
+    else:
+        key = normalize_url
+    wanted = {key(url) for url in [question["source_url"]] + question["also_source_urls"]}
+    cited = sorted({key(url) for url in sources} & wanted)
+    return bool(cited), cited
+
+
+def in_question_language(answer, lang, rules):
+    """Rubric: "letters of the question's script make up at least half of the
+    answer's letters (85% for English); links are ignored".
+
+    ``(verdict, (letters in the script, all letters))`` of the answer as given,
+    counted by ``textmatch.script_share``; compared in integers, so that no
+    float rounding decides a verdict."""
+    mine, total = script_share(answer, lang, rules.bare_domains)
+    num, den = THRESHOLDS[lang]
+    return total > 0 and mine * den >= total * num, (mine, total)
+
+
+def declined_when_not_on_site(text, grounded, question, rules):
+    """Rubric: "the platform reports no grounding content, or the answer
+    contains a decline phrase listed in [the DECLINE list], and none of the
+    question's `must_not_include` strings".
+
+    ``(verdict, found)``: ``found`` names the first DECLINE phrase in the
+    list's order found in the answer (or None) and the must_not_include
+    strings found."""
+    words = _words(question, rules)
+    phrase = first_decline_phrase(text, rules.phrases, words)
+    invented = [s for s in question["must_not_include"] if contains(text, normalize(s), words)]
+    verdict = (grounded is False or phrase is not None) and not invented
+    return verdict, {"decline_phrase": phrase, "must_not_include_found": invented}
+
+
+def first_decline_phrase(text, phrases, words):
+    for phrase in phrases:
+        if phrase in text and contains(text, phrase, words):  # "in" first: most are in no answer
+            return phrase
+    return None
+
+
+def _words(question, rules):
+    """Where matching draws word boundaries (textmatch.Words: the question's
+    language, and whether the rules of 2026-12-02 on numbers and word forms
+    are in force), or None before 2026-12-01 (evalkit/textmatch.py)."""
+    if not rules.word_bounds:
+        return None
+    return Words(question["lang"], rules.number_bounds, rules.word_forms)
+
+
+# ---- one question ------------------------------------------------------------------------
+
+def judge(question, answer, rules):
+    """``(verdicts, details)`` for one question and its answer.
+
+    ``verdicts`` maps each measure, in MEASURES order, to True, False, or None
+    where it does not apply to the question's kind; an answer that was not
+    delivered fails every measure that applies (the visitor got nothing).
+    ``details`` is what the rules found in the answer.
+    """
+    text = normalize(answer["answer"] or "")
+    verdicts = dict.fromkeys(MEASURES)
+    details = {}
+    verdicts["delivered"] = delivered(answer["status"], answer["answer"], rules)
+    verdicts["in_question_language"], letters = in_question_language(
+        answer["answer"] or "", question["lang"], rules)
+    details["letters"] = {"in_script": letters[0], "all": letters[1]}
+    if question["kind"] == "answerable":
+        verdicts["correct_facts"], details["facts_found"] = correct_facts(text, question, rules)
+        verdicts["right_page_cited"], details["right_sources"] = right_page_cited(
+            answer["sources"], question, rules)
+    else:
+        verdicts["declined_when_not_on_site"], found = declined_when_not_on_site(
+            text, answer["grounded"], question, rules)
+        details.update(found, grounded=answer["grounded"])
+    if not verdicts["delivered"]:
+        for measure in APPLIES[question["kind"]]:
+            verdicts[measure] = False
+    if rules.review_flags:
+        details["flags"] = review_flags(question, text, verdicts, details, rules,
+                                        answer["answer"])
+    return verdicts, details
+
+
+# ---- review flags (rules of 2026-12-01) --------------------------------------------------
+# A flag never changes a verdict: it sends a passing answer to a person, who
+# may change the verdict in the reviews file like any other.
+
+# The reference assistant's longest answer has 207 characters and the
+# agreement set's longest plain answer 226, while every pasted page in that
+# set has over 1,000 (a demo page up to 2,121): past 600 an answer is closer
+# to a pasted page than to an answer, and a person should read it.
+LONG_ANSWER = 600
+# The reference assistant's answers hold at most 5 distinct numbers and the
+# fullest demo page (a price list) 19: more than 10 in one answer looks like a
+# spray of numbers that happens to contain the right ones.
+MANY_NUMBERS = 10
+_NUMBER = re.compile(r"\d+")
+
+FLAGS = {
+    "echo": "a fact found only where the answer repeats the question",
+    "long": f"longer than {LONG_ANSWER} characters",
+    "numbers": f"more than {MANY_NUMBERS} distinct numbers",
+    "decline": "a decline phrase in an answer that states the facts",
+    "negation": "a fact stated in a clause with a negation word",
+    "value": "a number that neither the evidence nor the question gives",
+    "qualifier": "a unit, period, day or mode that neither the evidence nor the question names",
+}
+
+# ---- the negation flag (rules of 2026-12-02) ---------------------------------------------
+# The words that deny what a clause says, per language, matched as whole
+# words. English: also every word ending in n't (don't, isn't, can't, won't).
+# Hebrew: also after the proclitics ו, ש or כש (ולא, שאין, כשאין), not after
+# ב כ ל מ, which would read מלא (full) as מ+לא; ללא and מבלי are listed
+# whole. "Closed" (סגור, закрыт) is in no list: it states a closing time as
+# often as it denies an opening ("we're closed from 4 pm on Fridays" is
+# biz-en-15's fact). Only answerable questions are flagged: every answer to a
+# not-on-site question is read by a person already, and one that holds a
+# must_not_include string fails.
+NEGATIONS = {
+    "en": ("not", "no", "never", "none", "nothing", "neither", "nor", "without", "cannot"),
+    "he": ("לא", "אין", "אינו", "אינה", "אינם", "אינן", "איני", "אינני", "איננו", "איננה",
+           "בלי", "ללא", "מבלי", "אי"),
+    "ru": ("не", "нет", "ни", "без", "никогда", "нельзя", "ничего", "никто", "нигде",
+           "невозможно"),
+}
+_NEGATION_PROCLITICS = "ו?(?:כ?ש)?"  # Hebrew: and; that, when
+_NEGATION = {
+    lang: re.compile(r"(?<![^\W_])(?:" + (_NEGATION_PROCLITICS if lang == "he" else "") +
+                     "(?:" + "|".join(sorted(words, key=len, reverse=True)) + ")" +
+                     (r"|[^\W_]+n['’]t" if lang == "en" else "") + r")(?![^\W_])")
+    for lang, words in NEGATIONS.items()}
+_HEBREW_NEGATION_PREFIX = re.compile("^" + _NEGATION_PROCLITICS)
+_NEXT_WORD = re.compile(r"[\W_]*([^\W_]+)")  # the word after a negation
+
+
+def review_flags(question, text, verdicts, details, rules, raw=None):
+    """The flags (FLAGS, in that order) of one delivered answer that passes
+    the measures it was judged by; ``raw`` is the answer as given (its line
+    breaks end clauses for the negation flag). A negation flag records its
+    words in ``details["negation_words"]``."""
+    if not verdicts["delivered"] or False in verdicts.values():
+        return []
+    flags = []
+    words = _words(question, rules)
+    if question["kind"] == "answerable":
+        asked = normalize(question["question"])
+        if any(contains(asked, normalize(hit), words) for hit in details["facts_found"]) or \
+                (asked in text and not correct_facts(text.replace(asked, " "), question, rules)[0]):
+            flags.append("echo")
+    if len(text) > LONG_ANSWER:
+        flags.append("long")
+    # More than MANY_NUMBERS numbers need more digits than that: counting the
+    # digits first (2 us) spares most answers the scan for numbers (6 us).
+    if sum(map(text.count, "0123456789")) > MANY_NUMBERS and \
+            len(set(_NUMBER.findall(text))) > MANY_NUMBERS:
+        flags.append("numbers")
+    # The answer's own language: a passing answer is in it, and the flag does
+    # not need the measure's every-language reach (a third of the cost).
+    if question["kind"] == "answerable" and \
+            first_decline_phrase(text, rules.phrases_in[question["lang"]], words):
+        flags.append("decline")
+    if rules.negation_flag and question["kind"] == "answerable" and \
+            _NEGATION[question["lang"]].search(text):
+        denied = negated_facts(question, raw if raw is not None else text, words)
+        if denied:
+            flags.append("negation")
+            details["negation_words"] = denied
+    if rules.value_flags and question["kind"] == "answerable":
+        given = normalize(question["evidence"]), normalize(question["question"])
+        values = other_values(given, text)
+        if values:
+            flags.append("value")
+            details["other_values"] = values
+        qualifiers = unbound_qualifiers(given, text, question["lang"], words)
+        if qualifiers:
+            flags.append("qualifier")
+            details["unbound_qualifiers"] = qualifiers
+    return flags
+
+
+def negated_facts(question, answer, words):
+    """The negation words (NEGATIONS) that stand in a clause of ``answer`` (as
+    given: its line breaks end clauses) with a fact spelling found there, in
+    the order they come, each once; [] when none.
+
+    A clause ends at . ! ? ; and a line break, not at a comma or a colon
+    (textmatch.clauses): a negation reaches across both, to a list ("we don't
+    take Medicare, Cigna or Aetna") and to the clause it contradicts ("Lauren
+    runs the walk-in hours, but Spanish is not one of our languages"). The
+    flag only sends an answer to a person, so it errs on the side of reading.
+
+    Not counted: a negation word inside the spelling's own place (``לא חלק``,
+    ``ללא עלות``: the fact's wording), and one that the evidence states, with
+    the same word after it, in a clause with a spelling of the same group
+    (``שישה תשלומים ללא ריבית``; "you don't need an appointment" beside $35):
+    the page denies the same thing. "A flu shot doesn't cost $35" is still
+    counted: the page's "don't" is about the appointment."""
+    lang = question["lang"]
+    negation = _NEGATION[lang]
+    evidence = clauses(question["evidence"])
+    found = []
+    for clause in clauses(answer):
+        said = [(m.start(), m.end(), _denial(clause, m, lang)) for m in negation.finditer(clause)]
+        if not said:
+            continue
+        for group in question["facts"]:
+            places = [(start, start + len(needle)) for needle in map(normalize, group)
+                      for start in occurrences(clause, needle, words)]
+            if not places:
+                continue
+            stated = {_denial(line, m, lang) for line in evidence
+                      if any(contains(line, normalize(s), words) for s in group)
+                      for m in negation.finditer(line)}
+            for start, end, denial in said:
+                word = clause[start:end]
+                if any(start < right and left < end for left, right in places) or \
+                        denial in stated or word in found:
+                    continue
+                found.append(word)
+    return found
+
+
+def _denial(clause, match, lang):
+    """``(negation, the word after it)`` of a negation word found in a
+    clause: what the evidence and the answer are compared by."""
+    after = _NEXT_WORD.match(clause, match.end())
+    return _negation_base(match.group(), lang), after.group(1) if after else ""
+
+
+def _negation_base(word, lang):
+    """The listed word a negation word found is (ולא and שלא are לא; didn't
+    and cannot are not): what the evidence and the answer are compared by."""
+    if lang == "en":
+        return "not" if word == "cannot" or word.endswith(("n't", "n’t")) else word
+    if lang == "he" and word not in NEGATIONS["he"]:
+        return _HEBREW_NEGATION_PREFIX.sub("", word)
+    return word
+
+
+# ---- the value and qualifier flags (rules of 2026-12-02) ---------------------------------
+# A passing answer holds every fact's spelling, but may bind it to the wrong
+# thing: "£60 a month" for the page's "£60 a quarter", "A follow-up costs
+# $120" beside "2015 is when we opened" (the page: $120 for a first visit,
+# open since 2009). Such an answer says something the evidence does not: a
+# number it does not give, or a unit, period, day or mode it does not name
+# (evalkit/rubric/qualifiers.py). Either sends the answer to a person; neither
+# changes a verdict. On the second part of the agreement set, written to find
+# what no rule caught, the two flags sent to review 43 of the 74 false passes
+# no person read; on the two demo runs they flag 2 of the 21 and 22 passing
+# answers no other flag sent (an office's opening hours, which name the other
+# days too).
+
+_VALUE = re.compile(r"\d+(?:[.,:]\d+)*")
+_THOUSANDS = re.compile(r",(?=\d{3}(?!\d))")
+_WHOLE = re.compile(r"[:.]00$")
+
+
+def _values(text):
+    """The numbers of a normalised text, each written one way: without a
+    thousands comma (1,200 is 1200) and without a last :00 or .00 (9:00 is 9,
+    $120.00 is $120). A number written with spaces (7 000) is two, in the
+    evidence as in the answer."""
+    return {_WHOLE.sub("", _THOUSANDS.sub("", token)) for token in _VALUE.findall(text)}
+
+
+def other_values(given, text):
+    """The numbers of an answer (normalised) that neither the question's
+    evidence nor the question holds (``given``: both, normalised), sorted."""
+    known = set().union(*map(_values, given))
+    return sorted(_values(text) - known)
+
+
+# The qualifiers' forms, normalised once, as every text they are looked for in is.
+_QUALIFIER_FORMS = {lang: [(name, [normalize(form) for form in forms])
+                           for name, _where, forms in table]
+                    for lang, table in QUALIFIERS.items()}
+
+
+def unbound_qualifiers(given, text, lang, words):
+    """The qualifiers (evalkit/rubric/qualifiers.py, by name) that an answer
+    (normalised) names and neither the question's evidence nor the question
+    does (``given``: both, normalised), in the table's order."""
+    found = []
+    for name, needles in _QUALIFIER_FORMS.get(lang, ()):
+        if any(contains(text, needle, words) for needle in needles) and not any(
+                contains(known, needle, words) for known in given for needle in needles):
+            found.append(name)
+    return found

@@ -1,0 +1,207 @@
+"""The rules' history: every change that can move a published number, dated.
+
+A quarter is scored with the rules in force on its date, so that a published
+quarter re-scores byte for byte whatever came after it. ``rules_as_of(date)``
+gives those rules; score.py takes the date as ``--rules-as-of`` (the older name
+``--decline-as-of`` still works) and a quarter's MANIFEST records it as
+``scoring.decline_as_of``; results record the date of the newest change in
+force as ``provenance.decline_list_date``. The names come from the DECLINE
+list, the first dated rule; the date covers every rule below.
+
+CHANGES is the one table of every dated change; the methodology page prints
+it (tests/test_docs.py holds the two together). A change takes effect on its
+date; the scorer version that writes results under it is in VERSIONS, so that
+results scored under older rules still name the version whose output they
+are byte for byte.
+"""
+
+from .. import BadInput, calendar_date
+from ..textmatch import normalize
+
+# (date, key, what changed). ``key`` names the Rules attribute that turns the
+# change on; "decline" changes are the DECLINE list below.
+CHANGES = (
+    ("2026-10-28", "rubric", "The rubric's measures as first published, with the DECLINE list."),
+    ("2026-11-05", "decline", "DECLINE list: \"does not provide / specify / cover\" and their "
+                              "Hebrew and Russian equivalents (13 plain declines of the 2026-Q4 "
+                              "run carried none of the earlier phrases)."),
+    ("2026-12-01", "word_bounds", "A fact spelling, a must_not_include string or a DECLINE "
+                                  "phrase must begin at the start of a word (in Hebrew, after "
+                                  "up to three of the one-letter proclitics ו ה ב כ ל מ ש); in "
+                                  "English and Hebrew it must also end at the end of a word. "
+                                  "Digits keep their boundaries on both sides, as before."),
+    ("2026-12-01", "visible_blank", "An answer is blank, so not delivered, when nothing is "
+                                    "left of it once invisible characters (Unicode format "
+                                    "characters such as the zero-width space) and white "
+                                    "space are removed."),
+    ("2026-12-01", "same_page", "A cited URL is resolved against the question's page_url; "
+                                "http and https of one host are one page; utm_* query "
+                                "parameters are dropped; percent-escapes are made canonical."),
+    ("2026-12-01", "bare_domains", "Links written without a scheme (med.demo.localhost/en/) "
+                                   "are removed, like other links, before the language share."),
+    ("2026-12-01", "review_flags", "A passing answer with a flag (fact only in a repeat of "
+                                   "the question, over-long, too many numbers, a decline "
+                                   "phrase in a passing answer) goes to a person too."),
+    ("2026-12-01", "decline", "DECLINE list: the reference assistant's own Russian "
+                              "declines, the plain declines an outside reader listed, those of "
+                              "the agreement set, and Hebrew feminine and plural forms."),
+    ("2026-12-01", "pages", "The results page is written in English, Hebrew and Russian "
+                            "(index.html, index.he.html, index.ru.html), linked to each other, "
+                            "laid out for a phone and a desktop, with a legend for every "
+                            "series and an index of the questions."),
+    # Dated the day after: the rules of 2026-12-01 were published with a
+    # quarter (demo-2026-12) on their own date, which must re-score as it was.
+    ("2026-12-02", "number_bounds", "A spelling that ends with a digit does not match where "
+                                    "the answer goes on with the number: a digit, or a colon, "
+                                    "point or comma followed by a digit (16 is not found in "
+                                    "16:30, 120 not in 120.50, 1 not in 1,200), except a point "
+                                    "or comma and two zeros that end the number (120 is found "
+                                    "in 120.00); likewise a spelling that begins with a digit, "
+                                    "before it (30 is not found in 16:30)."),
+    ("2026-12-02", "word_forms", "In Hebrew the proclitics before a word are only the "
+                                 "sequences the language writes, three letters at most (and, "
+                                 "that, a preposition, the: ו, ש or כש, one of ב כ ל מ, ה, in "
+                                 "that order; no ה after ב כ ל, which absorb it); in Russian "
+                                 "a spelling that ends with a letter may be followed only by "
+                                 "one of a closed list of case and number endings, then the "
+                                 "end of the word (Иван is not found in Иванович)."),
+    ("2026-12-02", "negation_flag", "A passing answer to an answerable question that holds a "
+                                    "fact spelling in the same clause as a negation word of "
+                                    "its language goes to a person, the words listed on the "
+                                    "review sheet; a negation the evidence states of the same "
+                                    "word, or one inside the spelling, does not count."),
+    ("2026-12-02", "value_flags", "A passing answer that holds a number neither the evidence "
+                                  "nor the question gives, or names a unit, period, day or "
+                                  "mode (evalkit/rubric/qualifiers.py) neither of them names, goes to "
+                                  "a person: it may bind a right value to the wrong thing."),
+    ("2026-12-02", "sampled_review", "A sample of the passing answers that no flag sends to a "
+                                     "person is reviewed too, drawn by a fixed rule from the "
+                                     "run's own ids; the false-pass rate found in it is "
+                                     "published per measure with its Wilson interval."),
+)
+
+# The scorer version whose output the rules of a date give (evalkit.VERSION is
+# the newest). Results scored under rules before 2026-12-01 are byte for byte
+# those of 0.2.0; those under the rules of 2026-12-01, pages included, of 0.4.0
+# (0.3.0 wrote them with the one English page of 0.2.0); those of 2026-12-02
+# on, with the sampled review, of 0.5.0.
+VERSIONS = (("2026-10-28", "0.2.0"), ("2026-12-01", "0.4.0"), ("2026-12-02", "0.5.0"))
+
+# The DECLINE list: phrases that mark an answer as a decline, added by date and
+# language. A phrase states that the answer is not known or not on the site;
+# "please call us" alone is not a decline (an invented answer may end with it).
+# The list changes only between runs.
+DECLINE = (
+    ("2026-10-28", "en", (
+        "i don't know", "i don’t know", "i do not know",
+        "i couldn't find", "i couldn’t find", "i could not find",
+        "i can't find", "i can’t find", "i cannot find",
+        "not on our website", "not on the website", "not on this website",
+        "no information", "don't have information", "don’t have information",
+        "do not have information", "isn't mentioned", "isn’t mentioned", "is not mentioned",
+        "not able to answer", "unable to answer",
+    )),
+    ("2026-10-28", "he", (
+        "אין לי מידע", "אין מידע", "לא מצאתי", "לא הצלחתי למצוא", "איני יודע", "אינני יודע",
+        "אני לא יודע", "לא ידוע לי", "לא מופיע", "אין באתר", "אין לי תשובה",
+    )),
+    ("2026-10-28", "ru", (
+        "не знаю", "нет информации", "нет данных", "не нашёл", "не нашел", "не нашла",
+        "не удалось найти", "не могу ответить", "на сайте нет", "не упоминается",
+    )),
+    ("2026-11-05", "en", (
+        "does not provide", "doesn't provide", "doesn’t provide",
+        "does not specify", "doesn't specify", "doesn’t specify",
+        "does not cover", "doesn't cover", "doesn’t cover",
+    )),
+    ("2026-11-05", "he", (
+        "אינו מספק", "אינה מספקת", "לא מספק", "לא מספקת",
+        "אינו מפרט", "אינה מפרטת", "לא מפרט", "לא מפרטת",
+        "אינו מכסה", "אינה מכסה", "לא מכסה", "לא מתייחס", "אינו מתייחס",
+    )),
+    ("2026-11-05", "ru", (
+        "не предоставляет", "не приводит", "не указывает", "не указано", "не уточняет",
+        "не охватывает", "не освещает", "не рассматривает",
+    )),
+    # The reference assistant's own Russian declines, the plain declines an
+    # outside reader listed (issue 16), and those of the agreement set; in
+    # Hebrew also the feminine and plural forms that the word-end rule of the
+    # same date no longer finds inside the masculine ones.
+    ("2026-12-01", "en", (
+        "i don't have that information", "i don’t have that information",
+        "i do not have that information", "i wasn't able to find", "i wasn’t able to find",
+        "i was not able to find", "doesn't say", "doesn’t say", "does not say",
+        "doesn't mention", "doesn’t mention", "does not mention", "doesn't list",
+        "doesn’t list", "does not list", "nothing on our pages", "not something covered",
+    )),
+    ("2026-12-01", "he", (
+        "אין לנו מידע", "אין לי את המידע", "איני יודעת", "אינני יודעת", "אני לא יודעת",
+        "לא מופיעה", "לא מופיעים", "לא מופיעות", "לא מציין", "לא מציינת", "לא מצוין",
+        "לא מצאנו", "לא הצלחנו למצוא",
+    )),
+    ("2026-12-01", "ru", (
+        "нет ответа", "не нашлось ответа", "не нашлось информации", "информации об этом нет",
+        "не могу найти", "не сообщает", "не сказано", "ничего нет", "нет сведений",
+    )),
+)
+
+
+
+def change_dates():
+    return sorted({date for date, _key, _what in CHANGES})
+
+
+class Rules:
+    """The rules in force on one date: ``date`` (of the newest change in
+    force), ``version`` (of the scorer output they give), ``phrases`` (the
+    DECLINE list, normalised, in list order; ``phrases_in[lang]`` those of one
+    language), one flag per dated change
+    (``word_bounds``, ``visible_blank``, ``same_page``, ``bare_domains``,
+    ``review_flags``, ``number_bounds``, ``word_forms``, ``negation_flag``,
+    ``value_flags``, ``sampled_review``) and ``pages``, the edition of the results pages: 1,
+    the one English page (evalkit/pages/htmlpage_v1.py), or 2, a page per language
+    (evalkit/pages/htmlpage.py)."""
+
+    def __init__(self, as_of):
+        in_force = {key for date, key, _what in CHANGES if date <= as_of}
+        self.date = max(date for date, _key, _what in CHANGES if date <= as_of)
+        self.version = [version for date, version in VERSIONS if date <= as_of][-1]
+        self.phrases = [normalize(phrase) for date, _lang, items in DECLINE if date <= as_of
+                        for phrase in items]
+        self.phrases_in = {lang: [normalize(phrase) for date, of, items in DECLINE
+                                  if date <= as_of and of == lang for phrase in items]
+                           for lang in ("en", "he", "ru")}
+        self.word_bounds = "word_bounds" in in_force
+        self.visible_blank = "visible_blank" in in_force
+        self.same_page = "same_page" in in_force
+        self.bare_domains = "bare_domains" in in_force
+        self.review_flags = "review_flags" in in_force
+        self.pages = 2 if "pages" in in_force else 1
+        self.number_bounds = "number_bounds" in in_force
+        self.word_forms = "word_forms" in in_force
+        self.negation_flag = "negation_flag" in in_force
+        self.value_flags = "value_flags" in in_force
+        self.sampled_review = "sampled_review" in in_force
+
+
+def rules_as_of(as_of=None):
+    """The Rules in force on ``as_of`` (``YYYY-MM-DD``; without it, the newest).
+
+    The DECLINE phrases of every language apply to every answer: a decline in
+    the wrong language is still a decline, and the language measure catches
+    the language."""
+    if as_of is None:
+        as_of = change_dates()[-1]
+    return Rules(check_date(as_of))
+
+
+def check_date(as_of, what="--rules-as-of"):
+    """``as_of`` when it is a date of the calendar, written YYYY-MM-DD, on or
+    after the first rules; else BadInput naming ``what``, where the date was
+    given (the option, or a manifest's field)."""
+    first = change_dates()[0]
+    if not calendar_date(as_of):
+        raise BadInput(f"{what} {as_of!r}: give a day of the calendar as YYYY-MM-DD")
+    if as_of < first:
+        raise BadInput(f"{what} {as_of}: the rules begin on {first}")
+    return as_of

@@ -69,6 +69,38 @@ class Compare(unittest.TestCase):
         self.assertEqual(code, 0)
         self.assertIn("| cmp | en | Correct facts | 0/12 | 7/12 | 0 | 0 | 7 | 5 | 0.0156 | changed |", out)
 
+    def test_the_questions_that_flipped_with_both_answers(self):
+        # A right on 0-4, B on 1-10: 00 passed in A only, 05-10 in B only.
+        a = self.raw("a.jsonl", set(range(0, 5)))
+        b = self.raw("b.jsonl", set(range(1, 11)))
+        out = call_main(compare, [a, b, "--questions", self.questions])[1]
+        flips = out[out.index("## Which questions changed"):]
+        self.assertIn("Correct facts, passed in A only (1):\n- cmp-en-00\n"
+                      "    A: It is fact0.\n    B: I am not sure.\n", flips)
+        self.assertIn("Correct facts, passed in B only (6):\n- cmp-en-05\n"
+                      "    A: I am not sure.\n    B: It is fact5.\n", flips)
+        self.assertEqual(flips.count("\n- cmp-en-"), 7)  # no other measure flipped
+        self.assertNotIn("cmp-en-01", flips)   # passed in both
+        self.assertNotIn("cmp-en-11", flips)   # failed in both
+
+    def test_fail_on_change_both_ways(self):
+        a = self.raw("a.jsonl", set())
+        changed = self.raw("b.jsonl", set(range(7)))       # p = 0.0156: changed
+        noise = self.raw("c.jsonl", set(range(2)))         # p = 0.5: within noise
+        code, out, err = call_main(compare, [a, changed, "--questions", self.questions,
+                                             "--fail-on-change"])
+        self.assertEqual(code, 1)
+        self.assertIn("| changed |", out)   # the table is printed all the same
+        # The row of cmp/en and that of the set's total, cmp/all.
+        self.assertEqual(err, "compare.py: 2 row(s) of the table changed beyond noise (first: "
+                              "cmp en Correct facts, p = 0.0156)\n")
+        code, out, err = call_main(compare, [a, noise, "--questions", self.questions,
+                                             "--fail-on-change"])
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn("passed in B only (2)", out)
+        # Without the flag a change is reported, not failed.
+        self.assertEqual(call_main(compare, [a, changed, "--questions", self.questions])[0], 0)
+
     def test_mismatched_question_sets_are_refused(self):
         # The raw file is scored against the question file it answered, the
         # demo's own copy: the current one is a later version.
@@ -86,6 +118,8 @@ class Compare(unittest.TestCase):
         self.assertEqual(code, 0)
         self.assertNotIn("| changed |", out)
         self.assertIn("| all | all | Correct facts | 23/90 | 23/90 | 23 | 0 | 0 | 67 | 1.0000 | within noise |", out)
+        self.assertTrue(out.endswith("## Which questions changed\n\n"
+                                     "None: every question has the same verdicts in A and B.\n"))
 
     def test_groups_in_the_results_tables_order(self):
         demo = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")

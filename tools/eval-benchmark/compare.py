@@ -12,7 +12,15 @@ checked by sha256.
 For every set, language and measure, over the questions both runs scored
 (faulty ones in either left out): how many passed in both, only in A, only
 in B, in neither; the exact McNemar p-value of the discordant pairs; and a
-verdict, ``changed`` when p < alpha, else ``within noise``.
+verdict, ``changed`` when p < alpha, else ``within noise``. Then, per
+measure, the questions that flipped: passed in A only, then passed in B only,
+each id with the first line of both answers, so that a change can be read
+question by question.
+
+--fail-on-change exits 1 when any row of the table (a measure of a set and
+language, or of a total) changed beyond noise (a ``changed`` verdict): for a CI job that watches an assistant between runs.
+Exit codes: 0 compared (and, with --fail-on-change, nothing changed); 1 a
+change, with --fail-on-change; 2 could not compare.
 
 Refuses (exit 2) when the two runs answer different question files (other
 sha256): then the numbers are not comparable; and, before reading it, any
@@ -48,6 +56,8 @@ def parse_args(argv):
     parser.add_argument("--bench", default=DEFAULT_BENCH,
                         help="where to look for question files by name")
     parser.add_argument("--alpha", type=float, default=0.05)
+    parser.add_argument("--fail-on-change", action="store_true",
+                        help="exit 1 when any row of the table changed beyond noise")
     return parser.parse_args(argv)
 
 
@@ -85,9 +95,7 @@ def compare(result_a, result_b, alpha):
         raise BadInput("the two runs answer different question files (sha256 "
                        f"{', '.join(s[:12] for s in shas_a)} vs {', '.join(s[:12] for s in shas_b)}); "
                        "their numbers are not comparable")
-    rows_b = {row["id"]: row for row in result_b["questions"]}
-    paired = [(row, rows_b[row["id"]]) for row in result_a["questions"]
-              if not row["faulty"] and not rows_b[row["id"]]["faulty"]]
+    paired = paired_rows(result_a, result_b)
     groups = []
     for set_name, lang in group_order([a for a, _ in paired]):
         members = [(a, b) for a, b in paired
@@ -107,6 +115,38 @@ def compare(result_a, result_b, alpha):
                            "n": len(pairs), "p": p,
                            "verdict": "changed" if p < alpha else "within noise"})
     return groups
+
+
+def paired_rows(result_a, result_b):
+    """``[(row of A, row of B)]`` of the questions both runs scored, faulty
+    ones in either left out."""
+    rows_b = {row["id"]: row for row in result_b["questions"]}
+    return [(row, rows_b[row["id"]]) for row in result_a["questions"]
+            if not row["faulty"] and not rows_b[row["id"]]["faulty"]]
+
+
+def flipped(paired):
+    """``{measure: (passed in A only, passed in B only)}``: each a list of
+    ``(id, A's answer, B's answer)`` in the results' order, after review."""
+    out = {}
+    for measure in MEASURES:
+        only_a, only_b = [], []
+        for a, b in paired:
+            x, y = a["after_review"][measure], b["after_review"][measure]
+            if x is not None and y is not None and x != y:
+                (only_a if x else only_b).append((a["id"], a["answer"], b["answer"]))
+        if only_a or only_b:
+            out[measure] = (only_a, only_b)
+    return out
+
+
+def first_line(answer, width=90):
+    """An answer's first line, shortened, as a terminal shows it safely."""
+    if answer is None:
+        return "(no answer)"
+    line = answer.strip().split("\n", 1)[0]
+    line = line if len(line) <= width else line[:width - 1] + "…"
+    return cli.printable(line)
 
 
 def group_order(rows):
@@ -145,13 +185,37 @@ def render(label_a, label_b, groups, alpha):
     return "\n".join(lines) + "\n"
 
 
+def render_flipped(flips):
+    """The questions that flipped, per measure, after the table."""
+    lines = ["", "## Which questions changed", ""]
+    if not flips:
+        return "\n".join(lines + ["None: every question has the same verdicts in A and B."]) + "\n"
+    for measure, sides in flips.items():
+        for side, items in zip(("A", "B"), sides):
+            if not items:
+                continue
+            lines.append(f"{TITLES[measure]}, passed in {side} only ({len(items)}):")
+            for qid, answer_a, answer_b in items:
+                lines += [f"- {qid}", f"    A: {first_line(answer_a)}",
+                          f"    B: {first_line(answer_b)}"]
+            lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
 def compare_command(args):
     if not 0 < args.alpha < 1:
         raise BadInput("--alpha must be between 0 and 1")
     label_a, result_a = load_run(args.a, args.questions, args.bench)
     label_b, result_b = load_run(args.b, args.questions, args.bench)
     groups = compare(result_a, result_b, args.alpha)
-    sys.stdout.write(render(label_a, label_b, groups, args.alpha))
+    sys.stdout.write(render(label_a, label_b, groups, args.alpha)
+                     + render_flipped(flipped(paired_rows(result_a, result_b))))
+    changed = [g for g in groups if g["verdict"] == "changed"]
+    if args.fail_on_change and changed:
+        first = changed[0]
+        return cli.fail(PROG, f"{len(changed)} row(s) of the table changed beyond noise (first: "
+                              f"{first['set']} {first['lang']} {TITLES[first['measure']]}, "
+                              f"p = {float(first['p']):.4f})", code=1)
     return 0
 
 

@@ -119,6 +119,15 @@ class Generating(EnvTestCase):
         for record, text in [({"id": "nope", "answer": "x"}, "no case with id 'nope'"),
                              ({"id": "fence", "answer": "x", "collected_by": "A",
                                "collected_at": "yesterday", "product": "P", "product_version": "1"},
+                              "collected_at must be a date"),
+                             # The shape of a date, but no day of the calendar; and
+                             # digits of another script, which \d would take.
+                             ({"id": "fence", "answer": "x", "collected_by": "A",
+                               "collected_at": "2026-02-30", "product": "P", "product_version": "1"},
+                              "collected_at must be a date"),
+                             ({"id": "fence", "answer": "x", "collected_by": "A",
+                               "collected_at": "\u0662\u0660\u0662\u0666-11-20", "product": "P",
+                               "product_version": "1"},
                               "collected_at must be a date")]:
             with open(bad, "w", encoding="utf-8") as fh:
                 fh.write(json.dumps(record) + "\n")

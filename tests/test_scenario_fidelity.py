@@ -291,3 +291,18 @@ class NeverLookedUp(Scored):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class AnsweredOn(unittest.TestCase):
+    """The day an answer was got is a day of the calendar in ASCII digits,
+    else unknown: a line's date never comes from a shape that only looks
+    like one."""
+
+    def test_days(self):
+        from evalkit.scenario.scenario_score import answered_on
+        attempt = lambda when: {"attempts": [{"started_at": when}]}  # noqa: E731
+        self.assertEqual(answered_on(attempt("2026-11-20T10:00:00.000Z")), "2026-11-20")
+        self.assertEqual(answered_on({"target": {"collected_at": "2026-11-21"}}), "2026-11-21")
+        self.assertIsNone(answered_on(attempt("2026-02-30T10:00:00.000Z")))
+        self.assertIsNone(answered_on(attempt("\u0662\u0660\u0662\u0666-11-20T10:00:00Z")))
+        self.assertIsNone(answered_on(attempt("yesterday")))

@@ -207,6 +207,8 @@ class ContinuingAiEvalRaw(ScriptInputs):
                                "calls[0].usage.input_tokens"),
                               ({"started_at": 5}, "started_at"),
                               ({"started_at": "yesterday"}, "started_at"),
+                              # The shape of a time on no day of the calendar.
+                              ({"started_at": "2026-02-30T10:00:00Z"}, "started_at"),
                               ({"error": ["x"]}, "error"), ({"id": ["i-en-1"]}, "id")]:
             with self.subTest(fields=fields):
                 with open(self.raw, "w", encoding="utf-8", newline="\n") as fh:

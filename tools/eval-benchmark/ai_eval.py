@@ -56,7 +56,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import VERSION, BadInput, cli, whole_number  # noqa: E402
+from evalkit import VERSION, BadInput, calendar_date, cli, whole_number  # noqa: E402
 from evalkit.aieval import policyprompt, resultfile  # noqa: E402
 from evalkit.asking import budget, prompts, providers, resume  # noqa: E402
 from evalkit.families import same_family  # noqa: E402
@@ -190,7 +190,8 @@ def check_line(where, line, run_block, suite):
     problem = wrong_field(line, RAW_FIELDS[suite])
     if problem is None and (not whole_number(line.get("format")) or line["format"] != 1):
         problem = f"format {str(line.get('format'))[:20]!r} is not one this tool knows (1)"
-    if problem is None and not _STARTED.match(line["started_at"]):
+    if problem is None and not (_STARTED.match(line["started_at"])
+                                and calendar_date(line["started_at"][:10])):
         problem = f"started_at must be a UTC time as YYYY-MM-DDTHH:MM:SSZ, " \
                   f"not {line['started_at'][:40]!r}"
     for number, made in enumerate(line["calls"] if problem is None else []):

@@ -28,18 +28,16 @@ import os
 import re
 from fractions import Fraction
 
-from .. import BadInput, VERSION, whole_number
+from .. import VERSION, BadInput, calendar_date, whole_number
 from .atomscore import DIMENSIONS, GAP, JargonTable, SourceTable, citation_checks, score_answer
 from .atoms import validate, variant_of
 from .corpus import Corpus
 from ..families import same_family, split_variant
 from ..provenance import host_of, is_local_host
-from ..jsonl import iter_jsonl
-from ..jsonl import sha256_file
+from ..jsonl import iter_jsonl, sha256_file
 from ..responses import answer_text
 from ..fields import wrong_field
 
-DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 # The fields of the lines that the scoring reads, and their types
 # (fields.wrong_field: a key ending in ? may be absent).
 RAW_FIELDS = {"id": "string", "target": "object", "run": "object", "attempts?": "list",
@@ -484,7 +482,7 @@ def answered_on(line):
     last = attempts[-1] if attempts and isinstance(attempts[-1], dict) else {}
     target = line.get("target") if isinstance(line.get("target"), dict) else {}
     when = last.get("started_at") or target.get("collected_at")
-    return when[:10] if isinstance(when, str) and DATE.match(when) else None
+    return when[:10] if isinstance(when, str) and calendar_date(when[:10]) else None
 
 
 def generator_prompt(line):

@@ -22,7 +22,7 @@ line can carry it).
 import os
 import re
 
-from ... import BadInput
+from ... import BadInput, calendar_date
 from ...jsonl import iter_jsonl, read_json, read_text
 
 FIELDS = ("collected_by", "collected_at", "product", "product_version")
@@ -34,7 +34,8 @@ def _check(record, where):
         value = record.get(field)
         if not isinstance(value, str) or not value.strip():
             raise BadInput(f"{where}: {field} must be a non-empty string")
-    if not _WHEN.fullmatch(record["collected_at"]):
+    when = record["collected_at"]
+    if not (_WHEN.fullmatch(when) and calendar_date(when[:10])):
         raise BadInput(f"{where}: collected_at must be a date (YYYY-MM-DD) or a UTC time")
 
 

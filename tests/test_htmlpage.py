@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 from tests import support
 from tests.support import FIXTURES, ROOT
 
-from evalkit.pages import htmlpage_v1  # noqa: E402
+from evalkit.pages import shown  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.pages.htmlpage import render_html, render_pages  # noqa: E402
 from evalkit.rubric.measures import MEASURES, TITLES  # noqa: E402
@@ -284,9 +284,11 @@ class Charts(unittest.TestCase):
                                                       for q in (1, 2, 3, 4)][:10]))
 
     def test_the_old_chart_was_caught(self):
-        # The page of tools 0.3.0 (kept for older rules) clips its legend: the
-        # check above sees it.
-        page = htmlpage_v1.render_html(demo_result())
+        # The page of tools 0.3.0, as the first demo quarter published it,
+        # clips its legend: the check above sees it.
+        with open(os.path.join(ROOT, "Documents", "c4-benchmark", "demo", "index.html"),
+                  encoding="utf-8") as fh:
+            page = fh.read()
         problems = [p for svg in charts_of(page) for p in chart_problems(svg)]
         self.assertTrue(any("Answer in the question" in p for p in problems), problems)
 
@@ -360,12 +362,42 @@ class Languages(unittest.TestCase):
 
 
 class DatedPages(unittest.TestCase):
-    def test_older_rules_keep_the_one_english_page(self):
-        self.assertEqual(rules_as_of("2026-11-05").pages, 1)
-        self.assertEqual(rules_as_of().pages, 2)
+    def test_older_rules_get_todays_three_pages(self):
+        # A page is a presentation of results.json (evalkit/pages/shown.py):
+        # a quarter of the rules of 2026-11-05 gets today's pages, which show
+        # its figures.
         result = mini_result("2026-11-05")
-        self.assertEqual(render_pages(result), {"index.html": htmlpage_v1.render_html(result)})
-        self.assertEqual(render_pages(result, "x.html"), {"x.html": htmlpage_v1.render_html(result)})
+        pages = render_pages(result, "x.html")
+        self.assertEqual(sorted(pages), ["x.he.html", "x.html", "x.ru.html"])
+        for name, page in pages.items():
+            self.assertEqual(shown.problems(page, result)[0], [], name)
+
+    def test_what_a_page_shows_is_held_to_results_json(self):
+        result = mini_result()
+        page = render_pages(result)["index.html"]
+        self.assertEqual(shown.problems(page, result)[0], [])
+        # Every published page of every demo quarter, the frozen English page
+        # of the first one included, shows its results.json.
+        for quarter in ("demo", "demo-2026-12", "demo-2026-12b"):
+            folder = os.path.join(ROOT, "Documents", "c4-benchmark", quarter)
+            with open(os.path.join(folder, "results.json"), encoding="utf-8") as fh:
+                published = json.load(fh)
+            for name in sorted(n for n in os.listdir(folder) if n.endswith(".html")):
+                with open(os.path.join(folder, name), encoding="utf-8") as fh:
+                    self.assertEqual(shown.problems(fh.read(), published)[0], [], name)
+        # A row gone, a figure of another row, a question gone: each named.
+        group = result["groups"][0]
+        where = f"{group['set']} {group['lang']}"
+        row = re.search(rf"<tr><td[^>]*>{group['set']}</td><td[^>]*>{group['lang']}</td>.*?</tr>",
+                        page).group(0)
+        self.assertEqual(shown.problems(page.replace(row, ""), result)[0],
+                         [f"the results table has 0 rows for {where}, not 1"])
+        swapped = row.replace(f"{group['delivered']['passed']}/", "0/", 1)
+        (problem,) = shown.problems(page.replace(row, swapped), result)[0]
+        self.assertTrue(problem.startswith(f"{where} Delivered shows '0/"), problem)
+        qid = result["questions"][-1]["id"]
+        (problem,) = shown.problems(page.replace(qid, "gone"), result)[0]
+        self.assertEqual(problem, f"1 question(s) of results.json not on the page (first: {qid})")
 
     def test_the_sampled_review_only_from_its_date(self):
         # The rules of 2026-12-01 write their three pages without it; the

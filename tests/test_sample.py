@@ -455,7 +455,7 @@ class PublishAndReproduce(TempCase):
         # sample has no entries.
         code, out, err = call_main(reproduce, [self.folder])
         self.assertEqual(code, 1)
-        self.assertTrue(all(line.startswith(("identical", "verified"))
+        self.assertTrue(all(line.startswith(("identical", "verified", "shows"))
                             for line in out.splitlines()), out)
         self.assertEqual(err, f"reproduce.py: {self.folder}: NOT verified: the sampled review is "
                               f"incomplete: {block['coverage']['sampled']} of "

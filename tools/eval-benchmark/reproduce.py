@@ -14,12 +14,17 @@ refused before anything is read: evalkit/rubric/quarter.py). Then checks every f
 against MANIFEST.json (sha256 and size), re-scores the inputs the manifest
 names (its ``scoring`` block: question files, raw files, reviews, history,
 DECLINE list date), writes the outputs into a temporary folder, and compares
-each with the published one (the results pages: index.html, and from the
-rules of 2026-12-01 index.he.html and index.ru.html; an output the scorer
-writes that the manifest lacks differs too). One line per file:
-``verified`` / ``identical`` or ``differs`` (a file missing differs too);
-where an output differs, the first lines of a unified diff (the published
-side read from the regular file checked, never through a link).
+results.md, results.json and the review sheet byte for byte with the published
+ones (an output of these the scorer writes that the manifest lacks differs
+too). The results pages are a presentation of results.json, checked by what
+they show (evalkit/pages/shown.py): each published page must be the one the
+manifest lists and show results.json's figures, row by row, and every
+question; today's renderer may lay a page out otherwise, so a page is never
+compared byte for byte. One line per file: ``verified`` (an input),
+``identical``, ``shows`` (a page) or ``differs`` (a file missing differs
+too); where an output differs, the first lines of a unified diff, or what a
+page shows that results.json does not say (the published side read from the
+regular file checked, never through a link).
 No network, no keys; nothing is written outside the temporary folder.
 
 Under the rules of 2026-12-02 on, the sampled review of passes
@@ -30,7 +35,8 @@ review entries (else exit 1, in one line naming the first missing one, even
 when every file is identical: a quarter published with --allow-unreviewed
 says so on its pages, and is not verified).
 
-Exit codes: 0 every file verified and identical; 1 something differs, the
+Exit codes: 0 every input verified, every result identical and every page
+showing them (a scenario run: every file identical); 1 something differs, the
 sampled review is incomplete, or the published inputs are ones the scorer
 refuses (the results cannot follow from them: a verdict on the quarter,
 named in one line); 2 could not check
@@ -48,8 +54,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import BadInput, cli, one_line  # noqa: E402
-from evalkit.pages import scenario_run  # noqa: E402
-from evalkit.pages import outputs  # noqa: E402
+from evalkit.pages import outputs, scenario_run, shown  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.rubric.quarter import load_manifest, open_regular  # noqa: E402
 
@@ -123,6 +128,27 @@ def compare_output(folder, name, entry, new):
     return [f"differs    {name}"] + shown, False
 
 
+def is_page(name):
+    return name.endswith(".html")
+
+
+def check_page(folder, name, entry, result):
+    """``(lines, ok)`` of a published page: the bytes the manifest lists,
+    showing the quarter's figures and questions (evalkit/pages/shown.py)."""
+    fh, problem = open_regular(os.path.join(folder, name))
+    if problem:
+        return [f"differs    {name} ({problem})"], False
+    with fh:
+        data = fh.read()
+    if hashlib.sha256(data).hexdigest() != entry["sha256"] or len(data) != entry["bytes"]:
+        return [f"differs    {name} (does not match MANIFEST.json)"], False
+    found, compared = shown.problems(data.decode("utf-8", "replace"), result)
+    if found:
+        return ([f"differs    {name} (shows what results.json does not say)"]
+                + [f"    {cli.printable(line)}" for line in found[:DIFF_LINES]]), False
+    return [f"shows      {name} (results.json's {compared} figures and every question)"], True
+
+
 def rescored_outputs(result):
     """``{name: bytes}`` of what the scorer writes for ``result``, written
     into a temporary folder as score.py writes them and read back."""
@@ -160,14 +186,19 @@ def reproduce_command(args):
                               f"temporary folder failed: {one_line(reason)} (free space there, "
                               "or set TMPDIR to a folder with room)")
     for name in sorted(n for n, e in listed.items() if e["role"] == "output"):
+        if is_page(name):
+            more, same = check_page(folder, name, listed[name], result)
+            lines += more
+            ok = ok and same
+            continue
         more, same = compare_output(folder, name, listed[name], fresh.get(name))
         if name == "results.json" and not same and "sampled_review" in result:
             more[1:1] = other_sample(folder, result["sampled_review"])
         lines += more
         ok = ok and same
-    # An output the rules of the quarter write (a results page in another
-    # language) that was not published: the quarter is not reproduced whole.
-    for name in sorted(fresh):
+    # An output of the numbers that was not published: the quarter is not
+    # reproduced whole. (Pages are today's renderer's: an old quarter has fewer.)
+    for name in sorted(n for n in fresh if not is_page(n)):
         if listed.get(name, {}).get("role") != "output":
             lines.append(f"differs    {name} (the scorer writes it; not in MANIFEST.json)")
             ok = False
@@ -181,7 +212,8 @@ def reproduce_command(args):
                               f"{len(missing)} of {sample['sampled']} sampled passes lack a "
                               f"review entry (first: {first['id']} {first['measures'][0]})"
                               + ("" if ok else "; and see the lines marked differs"), code=1)
-    cli.say(PROG, f"{folder}: " + ("every file verified and identical" if ok else
+    cli.say(PROG, f"{folder}: " + ("every input verified, every result identical, every "
+                                   "page shows them" if ok else
                                    "NOT reproduced: see the lines marked differs"))
     return 0 if ok else 1
 
@@ -199,6 +231,8 @@ def reproduce_scenario_run(folder):
         return cannot_rescore(lines, folder, exc)
     except OSError as exc:
         return cli.fail(PROG, f"cannot check {folder}: {cli.describe_os_error(exc)}")
+    # A scenario run's pages have one renderer, never frozen: compared byte
+    # for byte with the rest.
     for name in sorted(n for n, e in listed.items() if e["role"] == "output"):
         more, same = compare_output(folder, name, listed[name], fresh.get(name))
         lines += more

@@ -1,8 +1,9 @@
 """The results pages and the published folders' outputs.
 
-htmlpage.py (a quarter's pages in three languages), htmlpage_v1.py (the first
-demo's one English page, kept byte for byte), svgcharts.py, pagelabels.py,
-outputs.py (results.md, results.json and the pages of a quarter folder),
+htmlpage.py (a quarter's pages in three languages, whatever its rules),
+svgcharts.py, pagelabels.py, shown.py (what a published page shows, held to
+its results.json), outputs.py (results.md, results.json and the pages of a
+quarter folder),
 scenario_pages.py (the scenario dashboard and detail pages),
 scenario_run.py (a published scenario run: its folder and re-scoring).
 

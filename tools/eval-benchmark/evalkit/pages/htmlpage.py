@@ -4,10 +4,10 @@ right to left, Russian), from one template and one table of labels
 offline, every string from an answer or a question escaped.
 
 ``render_pages(result, index_name)`` gives ``{file name: text}`` of a result's
-pages as its rules have them (``Rules.pages``, evalkit/rubric/rulebook.py): from the
-rules of 2026-12-01, index.html, index.he.html and index.ru.html written
-here; under older rules the one English page of evalkit/pages/htmlpage_v1.py, kept
-byte for byte so that the quarters published then still reproduce.
+pages: index.html, index.he.html and index.ru.html, for a quarter scored under
+any rules. A page is a presentation of results.json: reproduce.py checks a
+published page by what it shows (evalkit/pages/shown.py), not by its bytes, so
+that an old quarter's pages need no renderer frozen at its date.
 
 A page: the results table (after review, mechanical in brackets where they
 differ, a 95% Wilson interval beside every rate; on a phone each row becomes a
@@ -27,14 +27,12 @@ order.
 """
 
 from html import escape
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
-from . import htmlpage_v1
 from ..rubric.measures import APPLIES, MEASURES
-from .pagelabels import LANGS, RTL, label, page_names
 from ..rubric.report import sample_rows
-from ..rubric.rulebook import rules_as_of
 from ..stats import wilson
+from .pagelabels import LANGS, RTL, label, page_names
 from .svgcharts import bar_chart, trend_chart
 
 STYLE = """
@@ -85,11 +83,19 @@ def pct(x):
     return f"{x * 100:.0f}%"
 
 
+def source_link(url, attrs=""):
+    """A question's source URL: a link when it is an http or https address,
+    else the same text unlinked (a javascript: or data: URL is never clickable)."""
+    try:
+        web = urlsplit(url).scheme in ("http", "https")
+    except ValueError:  # a malformed address (an unclosed "[" of an IPv6 host)
+        web = False
+    return f'<a href="{e(url)}"{attrs}>{e(url)}</a>' if web else f"<span{attrs}>{e(url)}</span>"
+
+
 def render_pages(result, index_name="index.html"):
-    """``{file name: page}`` of a result, as the rules it was scored with
-    write them (``index_name`` is the English page's name)."""
-    if rules_as_of(result["provenance"]["decline_list_date"]).pages == 1:
-        return {index_name: htmlpage_v1.render_html(result)}
+    """``{file name: page}`` of a result (``index_name`` is the English
+    page's name), whatever the rules it was scored with."""
     names = page_names(index_name)
     return {names[lang]: render_html(result, lang, names) for lang in LANGS}
 
@@ -350,7 +356,7 @@ def question_section(row, lang):
            f'<p>{label(lang, "question")}: <span dir="auto" lang="{qlang}">'
            f'{e(row["question"])}</span></p>']
     if row.get("evidence"):
-        source = htmlpage_v1.source_link(row["source_url"], ' class="data"')
+        source = source_link(row["source_url"], ' class="data"')
         out.append(f'<p>{label(lang, "evidence")}: <span dir="auto" lang="{qlang}">'
                    f'{e(row["evidence"])}</span> <bdi dir="ltr">({source})</bdi></p>')
     if row["answer"] is None:

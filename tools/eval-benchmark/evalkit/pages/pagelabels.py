@@ -8,9 +8,6 @@ label with ``{name}`` fields is filled by ``label``. The measure names are the
 methodology's (English as in evalkit/rubric/measures.TITLES; a test holds them
 together). Counted nouns are avoided ("Answers ...: 98", not "98 answers") so
 that no language needs plural forms.
-
-What it leaves out: the frozen English page of older rules
-(evalkit/pages/htmlpage_v1.py) keeps its own words, byte for byte.
 """
 
 import os

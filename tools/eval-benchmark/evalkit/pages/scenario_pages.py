@@ -52,7 +52,20 @@ table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #ccc;padding
 .s{display:inline-block;min-width:2.6em;margin:1px;padding:0 .2em;text-align:center;border-radius:3px}
 blockquote{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}
 .note{background:#fff4ce;padding:.5rem}
+.wide{overflow-x:auto}
+@media (max-width:40rem){body{margin:1rem auto;padding:0 .5rem}
+table.cards,table.cards tbody,table.cards tr,table.cards td{display:block}
+table.cards thead{display:none}table.cards tr{border:1px solid #ccc;margin:.6rem 0}
+table.cards td{border:0;border-top:1px solid #eee}
+table.cards td::before{content:attr(data-label);display:block;font-size:.85em;color:#555}}
 """
+# What an n/a cell and a "verified K/N" mark mean, on the dashboard as in results.md.
+NOT_SCORED = ("n/a where there was nothing to score (no atom). "
+              "With an evaluator that looked the code up, each cell also says how many of "
+              "its factual atoms rest on a section the evaluator read (verified K/N); "
+              "Accurate counts them all.")
+READING = ("Four scores per cell, 0-3, never combined: A = Accurate, C = Complete, "
+           "Ci = Cited, U = Useful; " + NOT_SCORED)
 
 
 def e(text):
@@ -123,11 +136,7 @@ def render_markdown(result):
     note = context_note(result)
     if note:
         lines += [note, ""]
-    lines += ["Four scores per cell, 0-3, never combined: A = Accurate, C = Complete, "
-              "Ci = Cited, U = Useful; n/a where there was nothing to score (no atom). "
-              "With an evaluator that looked the code up, each cell also says how many of "
-              "its factual atoms rest on a section the evaluator read (verified K/N); "
-              "Accurate counts them all.", ""]
+    lines += [READING, ""]
     for evaluator in result["cross_evaluation"]["evaluators"]:
         lines += evaluator_section(result, evaluator, gens)
     lines += ["## Cross-evaluation (mean score per evaluator and generator)", "",
@@ -273,6 +282,7 @@ def badge(dimension, score):
 
 def page(title, body):
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{e(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
             + "\n".join(body) + "\n</body>\n</html>\n")
 
@@ -339,7 +349,7 @@ def render_dashboard(result):
         body.append(f"<p>{e(note)}</p>")
     body.append("<p>Four scores per cell, 0-3, never combined into one number: "
                 + " ".join(badge(d, None).replace("n/a", e(TITLES[d])) for d in DIMENSIONS)
-                + "</p>")
+                + f"; {e(NOT_SCORED)}</p>")
     for evaluator in result["cross_evaluation"]["evaluators"]:
         cells = first_cells(result, evaluator)
         body.append(f"<h2>Verified by: {e(evaluator)}</h2>")
@@ -348,28 +358,34 @@ def render_dashboard(result):
         if audit:
             body.append(f"<p>{e(audit)}</p>")
         body += [f"<p>{e(text)}</p>" for text in lookup_texts(result, evaluator)]
-        body.append("<table><tr><th>Scenario</th>" + "".join(f"<th>{e(g)}</th>" for g in gens) + "</tr>")
+        # On a phone each scenario is a card, each generator's cell labelled.
+        body.append('<table class="cards"><thead><tr><th>Scenario</th>'
+                    + "".join(f"<th>{e(g)}</th>" for g in gens) + "</tr></thead><tbody>")
         for s in result["scenarios"]:
             row = [f'<td><span dir="auto">{e(s["id"])}</span></td>']
             for g in gens:
                 c = cells.get((s["id"], g))
                 if c is None:
-                    row.append("<td>–</td>")
+                    row.append(f'<td data-label="{e(g)}">–</td>')
                     continue
                 inner = ("error" if c["error"] else
                          "".join(badge(d, c["scores"][d]["score"]) for d in DIMENSIONS)
                          + e(verified_mark(c)))
-                row.append(f'<td><a href="detail/{e(detail_name(c))}">{inner}</a></td>')
+                row.append(f'<td data-label="{e(g)}"><a href="detail/{e(detail_name(c))}">'
+                           f"{inner}</a></td>")
             body.append("<tr>" + "".join(row) + "</tr>")
-        body.append("</table>")
-    body.append("<h2>Cross-evaluation</h2><table><tr><th>Evaluator</th><th>Generator</th>"
-                "<th>Responses</th>" + "".join(f"<th>{TITLES[d]}</th>" for d in DIMENSIONS) + "</tr>")
+        body.append("</tbody></table>")
+    body.append('<h2>Cross-evaluation</h2><table class="cards"><thead><tr><th>Evaluator</th>'
+                "<th>Generator</th><th>Responses</th>"
+                + "".join(f"<th>{TITLES[d]}</th>" for d in DIMENSIONS) + "</tr></thead><tbody>")
     for row in result["cross_evaluation"]["table"]:
-        cells = ("".join("<td>self-evaluation: refused</td>" for _ in DIMENSIONS) if row["self"]
-                 else "".join(f"<td>{e(fmt(row[d]))}</td>" for d in DIMENSIONS))
-        body.append(f"<tr><td>{e(row['evaluator'])}</td><td>{e(row['generator'])}</td>"
-                    f"<td>{row['responses']}</td>{cells}</tr>")
-    body.append("</table>")
+        cells = "".join(f'<td data-label="{TITLES[d]}">'
+                        + ("self-evaluation: refused" if row["self"] else e(fmt(row[d])))
+                        + "</td>" for d in DIMENSIONS)
+        body.append(f'<tr><td data-label="Evaluator">{e(row["evaluator"])}</td>'
+                    f'<td data-label="Generator">{e(row["generator"])}</td>'
+                    f'<td data-label="Responses">{row["responses"]}</td>{cells}</tr>')
+    body.append("</tbody></table>")
     body += problem_sections(result) + legend()
     body.append("<h2>Provenance</h2><ul>" + "".join(
         f"<li>{e(label)}: {e(text)}</li>" for label, text in provenance_items(result)) + "</ul>")
@@ -394,12 +410,12 @@ def problem_sections(result):
 
 def legend():
     """The 0-3 scale of each dimension in the spec's words, in the badges' colours."""
-    rows = ["<h2>Score scales</h2>", "<table><tr><th>Dimension</th><th>Question</th>"
+    rows = ["<h2>Score scales</h2>", '<div class="wide"><table><tr><th>Dimension</th><th>Question</th>'
             + "".join(f'<th style="background:{COLOURS[n]}">{n}</th>' for n in range(4)) + "</tr>"]
     for d in DIMENSIONS:
         rows.append(f"<tr><td>{badge(d, None).replace('n/a', e(TITLES[d]))}</td><td>{e(QUESTIONS[d])}</td>"
                     + "".join(f"<td>{e(text)}</td>" for text in SCALES[d]) + "</tr>")
-    rows.append("</table>")
+    rows.append("</table></div>")
     return rows
 
 
@@ -504,14 +520,14 @@ def render_detail(result, cell, scenario=None):
     if cell["error"]:
         body.append(f"<p>Atomization failed: {e(cell['error'])}</p>")
         return page(cell["scenario"], body)
-    body.append("<h2>Atoms</h2><table><tr><th>Claim</th><th>Correctness</th><th>Verified truth</th>"
+    body.append('<h2>Atoms</h2><div class="wide"><table><tr><th>Claim</th><th>Correctness</th><th>Verified truth</th>'
                 "<th>Citation</th><th>Bucket</th><th>Topic</th><th>Importance</th><th>Actionability</th></tr>")
     for a in cell["atoms"]:
         body.append(f'<tr><td dir="auto">{e(a["text"])}</td><td>{e(a["correctness"])}</td>'
                     f'<td dir="auto">{e(a["verified_truth"])}</td><td>{e(a["citation"] or "none")}</td>'
                     f'<td>{e(bucket_text(a))}</td><td>{e(a["topic"])}</td>'
                     f'<td>{e(a["importance"])}</td><td>{e(a["actionability"])}</td></tr>')
-    body.append("</table>")
+    body.append("</table></div>")
     body += arithmetic_lines(cell)
     body += lookup_lines(cell)
     use = cell["scores"]["useful"]

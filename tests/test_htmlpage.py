@@ -415,3 +415,37 @@ class DatedPages(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PhoneAndLaptop(unittest.TestCase):
+    """What headless Chromium showed at 390 and 1280 px (issue 30, trap 2),
+    held by the page's own markup: the Russian results table overflowed a
+    1280 px window because every figure cell was kept on one line; at 390 px
+    the per-question table cut off the reviewer's reason in a fourth column;
+    the trend chart drew measures on the same rates as one band."""
+
+    def test_a_figure_may_break_between_its_counts_and_its_rate(self):
+        page = render_pages(demo_result())["index.ru.html"]
+        style = page[page.index("<style>"):page.index("</style>")]
+        self.assertIn(".fig{white-space:nowrap}", style)       # never inside one
+        self.assertNotIn("td.n>span{white-space:nowrap}", style)
+
+    def test_on_a_phone_each_measure_of_a_question_is_a_card(self):
+        page = render_pages(demo_result())["index.ru.html"]
+        style = page[page.index("<style>"):page.index("</style>")]
+        phone = style[style.index("@media (max-width:44rem)"):]
+        self.assertIn("table.verdicts thead{display:none}", phone)
+        self.assertIn('table.verdicts td::before{content:attr(data-label) ": "', phone)
+        reason = LABELS["review_reason"]["ru"]
+        rows = re.findall(r'<table class="verdicts">.*?</table>', page, re.S)
+        self.assertEqual(len(rows), len(demo_result()["questions"]))
+        self.assertIn(f'<td data-label="{reason}" dir="auto">', rows[0])
+
+    def test_trend_lines_on_the_same_rates_are_drawn_apart(self):
+        page = render_pages(with_history(demo_result(), ["2026-Q2", "2026-Q3"]))["index.html"]
+        (trend,) = [svg for svg in charts_of(page) if svg.find(SVG + "polyline") is not None]
+        lines = [(el.get("points"), el.get("stroke-dasharray"))
+                 for el in trend.iter(SVG + "polyline")]
+        self.assertEqual(len(lines), len(MEASURES))
+        self.assertEqual(len({points for points, _ in lines}), len(lines))
+        self.assertEqual(len({dash for _, dash in lines}), len(lines))

@@ -70,8 +70,15 @@ table.results td:first-child{border-top:0}
 table.results td::before{content:attr(data-label);font-weight:600;text-align:start}
 table.results td:nth-child(-n+2){display:inline-block;width:auto;border:0;font-weight:700;font-size:1.1em}
 table.results td:nth-child(-n+2)::before{content:none}
+table.verdicts,table.verdicts tbody,table.verdicts tr,table.verdicts td{display:block;width:100%}
+table.verdicts thead{display:none}
+table.verdicts tr{border:1px solid #ccc;margin:0 0 .5rem}
+table.verdicts td{border:0;border-top:1px solid #eee}
+table.verdicts td:first-child{border-top:0;font-weight:600}
+table.verdicts td::before{content:attr(data-label) ": ";color:#555}
+table.verdicts td:first-child::before{content:none}
+table.verdicts td:empty{display:none}
 }
-@media (min-width:62rem){td.n>span{white-space:nowrap}}
 """
 
 
@@ -366,14 +373,18 @@ def question_section(row, lang):
     if row["sources"]:
         out.append(f"<p>{label(lang, 'sources')}: "
                    + ", ".join(f'<code dir="ltr">{e(s)}</code>' for s in row["sources"]) + "</p>")
-    out.append("<table><tr>" + "".join(f"<th>{label(lang, key)}</th>" for key in (
-        "measure", "mechanical", "after_review", "review_reason")) + "</tr>")
+    # On a phone each measure is a card, its cells labelled (the reason, which
+    # can be long, on its own line instead of a fourth column off the screen).
+    heads = [label(lang, key) for key in ("measure", "mechanical", "after_review", "review_reason")]
+    out.append('<table class="verdicts"><thead><tr>' + "".join(f"<th>{h}</th>" for h in heads)
+               + "</tr></thead><tbody>")
     reasons = {r["measure"]: r["reason"] for r in row["reviews"]}
     for m in MEASURES:
         if m in APPLIES[row["kind"]]:
-            out.append(f"<tr><td>{label(lang, m)}</td><td>{verdict(row['mechanical'][m], lang)}"
-                       f"</td><td>{verdict(row['after_review'][m], lang)}</td>"
-                       f'<td dir="auto">{e(reasons.get(m, ""))}</td></tr>')
-    out += ["</table>", f'<p><a class="up" href="#index">{label(lang, "to_index")}</a></p>',
+            out.append(f"<tr><td>{label(lang, m)}</td>"
+                       f'<td data-label="{heads[1]}">{verdict(row["mechanical"][m], lang)}</td>'
+                       f'<td data-label="{heads[2]}">{verdict(row["after_review"][m], lang)}</td>'
+                       f'<td data-label="{heads[3]}" dir="auto">{e(reasons.get(m, ""))}</td></tr>')
+    out += ["</tbody></table>", f'<p><a class="up" href="#index">{label(lang, "to_index")}</a></p>',
             "</section>"]
     return out

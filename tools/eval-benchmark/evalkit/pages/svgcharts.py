@@ -30,6 +30,9 @@ LINE = 16          # a legend line
 MIN_WIDTH = 360    # fits a 390 px phone at its natural size
 PLOT_HEIGHT = 160
 TICKS = (0, 50, 100)
+# The trend's lines, told apart without colour too: each measure its dash.
+DASHES = ("", "9 4", "3 3", "12 3 3 3", "6 2 2 2")
+OFFSET = 4         # between trend lines that run on the same rates
 
 
 def e(text):
@@ -70,21 +73,33 @@ def _legend_width(titles):
     return 14 + max(text_width(t) for t in titles.values())
 
 
-def _legend(titles, width, top, rtl):
-    """One line per series: a swatch and its name; mirrored right to left."""
+def _legend(titles, width, top, rtl, dashed=False):
+    """One line per series: a swatch (with ``dashed``, a stretch of the
+    series' line, dashed as it is) and its name; mirrored right to left."""
+    swatch = 20 if dashed else 10
+    start = width - 10 - swatch if rtl else 10
     parts = []
     for j, (measure, title) in enumerate(titles.items()):
         y = top + j * LINE
-        if rtl:
-            x = width - 10 - 10
-            parts.append(f'<rect x="{x:.1f}" y="{y}" width="10" height="10" '
-                         f'fill="{COLOURS[measure]}"/><text x="{x - 4:.1f}" y="{y + 9}" '
-                         f'font-size="{FONT}" text-anchor="end">{e(title)}</text>')
+        if dashed:
+            parts.append(f'<line x1="{start:.1f}" x2="{start + swatch:.1f}" y1="{y + 5}" '
+                         f'y2="{y + 5}" stroke="{COLOURS[measure]}" stroke-width="2.5"'
+                         f'{_dash(j)}/>')
         else:
-            parts.append(f'<rect x="10" y="{y}" width="10" height="10" '
-                         f'fill="{COLOURS[measure]}"/><text x="24" y="{y + 9}" '
-                         f'font-size="{FONT}">{e(title)}</text>')
+            parts.append(f'<rect x="{start:.1f}" y="{y}" width="10" height="10" '
+                         f'fill="{COLOURS[measure]}"/>')
+        if rtl:
+            parts.append(f'<text x="{start - 4:.1f}" y="{y + 9}" font-size="{FONT}" '
+                         f'text-anchor="end">{e(title)}</text>')
+        else:
+            parts.append(f'<text x="{start + swatch + 4}" y="{y + 9}" font-size="{FONT}">'
+                         f"{e(title)}</text>")
     return parts
+
+
+def _dash(j):
+    dash = DASHES[j % len(DASHES)]
+    return f' stroke-dasharray="{dash}"' if dash else ""
 
 
 def bar_chart(groups, titles, caption, rtl=False):
@@ -114,6 +129,15 @@ def bar_chart(groups, titles, caption, rtl=False):
     return "\n".join(parts)
 
 
+def _apart(lines, measure):
+    """``measure``'s line, moved OFFSET up or down when other measures run on
+    the very same rates (three measures at 100% every quarter): the lines that
+    coincide are spread around their place, in the titles' order."""
+    same = [m for m, coords in lines.items() if coords == lines[measure]]
+    shift = OFFSET * (same.index(measure) - (len(same) - 1) / 2)
+    return [(x, y + shift) for x, y in lines[measure]]
+
+
 def trend_chart(points, titles, caption, rtl=False):
     """One line per measure. ``points``: ``[(label, {measure: (passed,
     applicable)})]``, oldest first, at least two."""
@@ -131,21 +155,19 @@ def trend_chart(points, titles, caption, rtl=False):
     for i, (label, _sums) in enumerate(points):
         parts.append(f'<text x="{left + i * step:.1f}" y="{top + PLOT_HEIGHT + 16}" '
                      f'font-size="{FONT}" text-anchor="middle">{e(label)}</text>')
+    lines = {measure: [(left + i * step, top + PLOT_HEIGHT - PLOT_HEIGHT * sums[measure][0]
+                        / sums[measure][1]) for i, (_label, sums) in enumerate(points)
+                       if sums[measure][1]] for measure in titles}
     for j, (measure, title) in enumerate(titles.items()):
-        coords = [(left + i * step, top + PLOT_HEIGHT - PLOT_HEIGHT * sums[measure][0]
-                   / sums[measure][1]) for i, (_label, sums) in enumerate(points)
-                  if sums[measure][1]]
+        coords = _apart(lines, measure)
         if not coords:
             continue
-        # Each line narrower than the one before, so that lines on the same
-        # rate (several measures at 100%) show as nested bands, not as one.
-        parts.append(f'<polyline fill="none" stroke="{COLOURS[measure]}" '
-                     f'stroke-width="{2 + 2 * (len(titles) - 1 - j)}" '
-                     f'points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in coords)}">'
+        parts.append(f'<polyline fill="none" stroke="{COLOURS[measure]}" stroke-width="2.5"'
+                     f'{_dash(j)} points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in coords)}">'
                      f'<title>{e(title)}</title></polyline>')
-        if len(coords) == 1:  # a line of one point draws nothing
-            parts.append(f'<circle cx="{coords[0][0]:.1f}" cy="{coords[0][1]:.1f}" r="4" '
-                         f'fill="{COLOURS[measure]}"/>')
-    parts += _legend(titles, width, legend_top, rtl)
+        # Every point marked: a line of one point draws nothing.
+        for x, y in coords:
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{COLOURS[measure]}"/>')
+    parts += _legend(titles, width, legend_top, rtl, dashed=True)
     parts.append("</svg>")
     return "\n".join(parts)

@@ -8,13 +8,15 @@ import os
 import tempfile
 import unittest
 import xml.etree.ElementTree as ET
+from html import escape
 from html.parser import HTMLParser
 
 from tests import support
 from tests.support import FIXTURES, ROOT
 
-from evalkit.pages import shown  # noqa: E402
+from evalkit.pages import explore, shown  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
+from evalkit.rubric.report import render_markdown  # noqa: E402
 from evalkit.pages.htmlpage import render_html, render_pages  # noqa: E402
 from evalkit.rubric.measures import MEASURES, TITLES  # noqa: E402
 from evalkit.pages.pagelabels import LABELS, LANGS, page_names  # noqa: E402
@@ -27,7 +29,8 @@ TABLE_PARENTS = {"tr": {"table", "thead", "tbody"}, "td": {"tr"}, "th": {"tr"}}
 
 class Structure(HTMLParser):
     """Checks nesting: every tag closed in order, table parts in their parents,
-    and records the text inside <script> (there must be none)."""
+    and records every <script> that is not the page's own filters
+    (explore.SCRIPT): there must be none."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -38,7 +41,7 @@ class Structure(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         if tag == "script":
-            self.scripts += 1
+            self.scripts += 1  # taken back below when its text is the filters
         if tag in TABLE_PARENTS and (not self.stack or self.stack[-1] not in TABLE_PARENTS[tag]):
             self.errors.append(f"<{tag}> inside <{self.stack[-1] if self.stack else None}>")
         if tag not in VOID:
@@ -56,6 +59,9 @@ class Structure(HTMLParser):
         self.stack.pop()
 
     def handle_data(self, data):
+        if self.stack and self.stack[-1] == "script" and data == explore.SCRIPT:
+            self.scripts -= 1
+            return
         self.texts.append(data)
 
 
@@ -94,7 +100,7 @@ class Page(unittest.TestCase):
         self.assertEqual(parser.errors, [])
         self.assertEqual(parser.stack, [])
         self.assertEqual(parser.scripts, 0)
-        self.assertNotIn("<script>", page)
+        self.assertEqual(page.count("<script>"), 1)   # the filters' own
         self.assertIn("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;/table&gt;", page)
         self.assertIn("&#x27;single&#x27; &amp;", page)
         # The answer text survives parsing unchanged, as text.
@@ -449,3 +455,74 @@ class PhoneAndLaptop(unittest.TestCase):
         self.assertEqual(len(lines), len(MEASURES))
         self.assertEqual(len({points for points, _ in lines}), len(lines))
         self.assertEqual(len({dash for _, dash in lines}), len(lines))
+
+
+class Explore(unittest.TestCase):
+    """The page a reader explores (issue 30, capability 1). The filters are
+    JavaScript, run in headless Chromium when they were written (the note of
+    that session says what was tried); here: the data they read, the form
+    hidden without scripts, a script that fetches nothing, what each rule
+    found, and the verdicts set by review."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.result = mini_result()
+        cls.pages = render_pages(cls.result)
+
+    def test_every_question_carries_what_the_filters_read(self):
+        page = self.pages["index.html"]
+        sections = dict(re.findall(r'<section class="q" id="([^"]+)"([^>]*)>', page))
+        self.assertEqual(list(sections), [row["id"] for row in self.result["questions"]])
+        en02 = sections["mini-en-02"]
+        self.assertIn('data-set="mini" data-lang="en" data-faulty="0"', en02)
+        # mini-en-02's Correct facts was set by review; mini-en-16's review
+        # kept its fail: overturned is only a changed verdict.
+        self.assertIn("correct_facts=overturned", en02)
+        self.assertIn("declined_when_not_on_site=failed", sections["mini-en-16"])
+        self.assertIn('data-faulty="1"', sections["mini-en-03"])
+        # A measure that does not apply is not offered to the filters.
+        self.assertNotIn("declined_when_not_on_site", en02)
+        for row in self.result["questions"]:
+            self.assertIn(f'<li data-q="{row["id"]}">', page)
+
+    def test_the_form_is_hidden_without_scripts_and_offers_every_choice(self):
+        for name, page in self.pages.items():
+            form = re.search(r'<form id="explore"[^>]*>.*?</form>', page, re.S).group(0)
+            self.assertIn(" hidden ", form.split(">", 1)[0], name)
+            for value in list(MEASURES) + list(explore.STATES) + ["mini"]:
+                self.assertIn(f'<option value="{value}">', form, name)
+            self.assertIn('<input type="search" name="search">', form)
+            self.assertIn(f"{len(self.result['questions'])}", form)
+
+    def test_the_script_is_small_and_fetches_nothing(self):
+        self.assertNotIn("</", explore.SCRIPT)
+        for word in ("fetch", "XMLHttpRequest", "import", "src", "http", "eval(", "innerHTML"):
+            self.assertNotIn(word, explore.SCRIPT)
+        self.assertLess(len(explore.SCRIPT.splitlines()), 50)
+
+    def test_what_the_rules_found(self):
+        page = self.pages["index.html"]
+        for row in self.result["questions"]:
+            section = re.search(rf'<section class="q" id="{row["id"]}".*?</section>', page,
+                                re.S).group(0)
+            with self.subTest(row["id"]):
+                found = row["details"].get("facts_found") or []
+                self.assertEqual(section.count("<li>fact group "), len(found))
+                for n, spelling in enumerate(found, 1):
+                    self.assertIn(f"fact group {n}: found <bdi dir=\"auto\">{spelling}</bdi>"
+                                  if spelling is not None else f"fact group {n}: not found",
+                                  section)
+                letters = row["details"]["letters"]
+                self.assertIn(f"{letters['in_script']} of {letters['all']} letters", section)
+
+    def test_the_verdicts_set_by_review_are_listed_as_results_md_lists_them(self):
+        page = self.pages["index.html"]
+        listed = page[page.index("<h2>Verdicts set by review</h2>"):]
+        listed = listed[:listed.index("</ul>")]
+        items = re.findall(r"<li>(.*?)</li>", listed)
+        self.assertEqual(len(items), 1)
+        (review,) = [r for r in self.result["questions"][1]["reviews"]]
+        self.assertIn('<a href="#mini-en-02"><bdi>mini-en-02</bdi></a> Correct facts: ', items[0])
+        self.assertIn(escape(review["reason"]), items[0])
+        markdown = render_markdown(self.result)
+        self.assertIn("- mini-en-02 correct_facts: ", markdown)

@@ -1,7 +1,8 @@
 """The static results pages of a quarter: one per language (English, Hebrew
 right to left, Russian), from one template and one table of labels
-(evalkit/pages/pagelabels.py), linked to each other. No JavaScript, readable
-offline, every string from an answer or a question escaped.
+(evalkit/pages/pagelabels.py), linked to each other. Readable offline and
+whole with scripts off; one small inline script adds the filters
+(evalkit/pages/explore.py); every string from an answer or a question escaped.
 
 ``render_pages(result, index_name)`` gives ``{file name: text}`` of a result's
 pages: index.html, index.he.html and index.ru.html, for a quarter scored under
@@ -16,10 +17,10 @@ card), from the rules of 2026-12-02 the sampled review of passes beside it
 results.md: report.sample_rows; and at the top whether the sample is
 reviewed), a bar chart of the measures per set and language and, where earlier
 quarters exist (history.json, frozen into the folder by publish.py), a trend
-chart (evalkit/pages/svgcharts.py), the faulty questions, the provenance, an index of
-the questions and one entry per question (question, evidence, the answer as
-given, its sources, each verdict, the review reason where one changed a
-verdict). Only the labels differ between the languages: the numbers, the rows
+chart (evalkit/pages/svgcharts.py), the faulty questions, the verdicts set by
+review, the provenance, the filters, an index of the questions and one entry
+per question (question, evidence, the answer as given, its sources, each
+verdict with the review's reason, and what the rules found). Only the labels differ between the languages: the numbers, the rows
 and the data are the same bytes on every page. Text of unknown direction
 (answers, questions) is marked ``dir="auto"``; numbers and data in a label are
 isolated (``<bdi>``, ``dir="ltr"``) so that a right-to-left page keeps them in
@@ -32,6 +33,7 @@ from urllib.parse import quote, urlsplit
 from ..rubric.measures import APPLIES, MEASURES
 from ..rubric.report import sample_rows
 from ..stats import wilson
+from . import explore
 from .pagelabels import LANGS, RTL, label, page_names
 from .svgcharts import bar_chart, trend_chart
 
@@ -60,6 +62,9 @@ section.q table{width:100%}
 blockquote{margin:.3rem 0;padding:.3rem .6rem;background:#f6f6f6;white-space:pre-wrap}
 .note{background:#fff4ce;padding:.5rem}
 a.up{font-size:.9em}
+[hidden]{display:none!important}
+form.explore{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center;margin:1rem 0;padding:.5rem;background:#f3f6fb}
+ul.found{margin:.3rem 0;font-size:.92em}
 @media (max-width:44rem){
 body{padding:.5rem .6rem 2rem}
 table.results,table.results tbody,table.results tr,table.results td{display:block;width:100%}
@@ -137,12 +142,14 @@ def render_html(result, lang="en", names=None):
                                     for f in result["faulty"]) + "</ul>")
     else:
         out.append(f"<p>{label(lang, 'none')}</p>")
+    out += explore.review_changes(result, lang)
     out += provenance(p, lang)
+    out += explore.filter_form(result, lang)
     out += question_index(result["questions"], lang)
     out.append(f"<h2>{label(lang, 'every_question')}</h2>")
     for row in result["questions"]:
         out += question_section(row, lang)
-    out += ["</body>", "</html>"]
+    out += [f"<script>{explore.SCRIPT}</script>", "</body>", "</html>"]
     return "\n".join(out) + "\n"
 
 
@@ -341,7 +348,7 @@ def question_index(rows, lang):
             link = f"<s>{link}</s>"
         elif any(value is False for value in row["after_review"].values()):
             link += ' <span class="fail">✗</span>'
-        out.append(f"<li>{link}</li>")
+        out.append(f'<li data-q="{e(row["id"])}">{link}</li>')
     out.append("</ul>")
     return out
 
@@ -357,7 +364,7 @@ def question_section(row, lang):
     """One question: its text, evidence, the answer as given, its sources,
     and each verdict, mechanical and after review, with the review's reason."""
     qlang = e(row["lang"])
-    out = [f'<section class="q" id="{e(row["id"])}">',
+    out = [f'<section class="q" id="{e(row["id"])}"{explore.section_attrs(row)}>',
            f"<h3><bdi>{e(row['id'])}</bdi> ({label(lang, row['kind'])})"
            + (label(lang, "faulty_marker") if row["faulty"] else "") + "</h3>",
            f'<p>{label(lang, "question")}: <span dir="auto" lang="{qlang}">'
@@ -385,6 +392,7 @@ def question_section(row, lang):
                        f'<td data-label="{heads[1]}">{verdict(row["mechanical"][m], lang)}</td>'
                        f'<td data-label="{heads[2]}">{verdict(row["after_review"][m], lang)}</td>'
                        f'<td data-label="{heads[3]}" dir="auto">{e(reasons.get(m, ""))}</td></tr>')
-    out += ["</tbody></table>", f'<p><a class="up" href="#index">{label(lang, "to_index")}</a></p>',
-            "</section>"]
+    out.append("</tbody></table>")
+    out += explore.findings(row, lang)
+    out += [f'<p><a class="up" href="#index">{label(lang, "to_index")}</a></p>', "</section>"]
     return out

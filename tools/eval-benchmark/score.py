@@ -3,7 +3,7 @@
 
     python tools/eval-benchmark/score.py QUESTIONS RAW.jsonl [RAW2.jsonl ...]
         [--reviews FILE] [--out results.md] [--json results.json] [--html index.html]
-        [--review-sheet FILE] [--rules-as-of YYYY-MM-DD]
+        [--review-sheet FILE] [--review-page FILE] [--rules-as-of YYYY-MM-DD]
     python tools/eval-benchmark/score.py SCENARIOS.json RAW.jsonl ... ATOMS.jsonl ...
         [--sources FILE] [--jargon FILE] [--out results.md] [--json results.json]
         [--html-dir DIR] [--example]
@@ -41,6 +41,7 @@ from evalkit.scenario import scenario_score  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.rubric.cases import OtherSuite  # noqa: E402
 from evalkit.pages.htmlpage import render_pages  # noqa: E402
+from evalkit.pages.reviewpage import render_review_page  # noqa: E402
 from evalkit.jsonl import dumps_file, iter_jsonl, write_all_atomic  # noqa: E402
 from evalkit.rubric.rulebook import change_dates  # noqa: E402
 from evalkit.rubric.report import render_markdown, render_review_sheet  # noqa: E402
@@ -67,6 +68,9 @@ def parse_args(argv):
     parser.add_argument("--review-sheet", metavar="FILE",
                         help="write the answers a person must read (markdown), with an "
                              "entry to fill in for each")
+    parser.add_argument("--review-page", metavar="FILE",
+                        help="write the same answers as a page to review in the browser "
+                             "(review.html), which makes the reviews file")
     parser.add_argument("--reviews-to", metavar="FILE",
                         help="the reviews file the review sheet names, when --reviews is not "
                              "given yet (make score names build/QUARTER/reviews-QUARTER.json)")
@@ -162,7 +166,8 @@ def score_command(args):
     try:
         result = siteqa.score(question_files, raw_files, args.reviews, args.rules_as_of,
                               args.history,
-                              keep_detail=bool(args.json_out or args.html_out or args.review_sheet))
+                              keep_detail=bool(args.json_out or args.html_out or args.review_sheet
+                                               or args.review_page))
     except OtherSuite as exc:
         if exc.suite == "scenario":
             return score_scenarios(args)
@@ -188,8 +193,11 @@ def score_command(args):
     if args.review_sheet:
         outputs.append((args.review_sheet,
                         render_review_sheet(result, args.reviews_to or args.reviews)))
+    if args.review_page:
+        outputs.append((args.review_page, render_review_page(
+            result, args.reviews_to or args.reviews or "reviews-QUARTER.json")))
     write_all_atomic(outputs)
-    if not (args.out or args.json_out or args.html_out or args.review_sheet):
+    if not (args.out or args.json_out or args.html_out or args.review_sheet or args.review_page):
         sys.stdout.write(markdown)
     return 0
 

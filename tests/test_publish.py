@@ -1,6 +1,7 @@
 """Quarter folders: publish.py assembles and refuses, reproduce.py re-scores
 the published demo quarter byte for byte and says which file differs."""
 
+import csv
 import json
 import os
 import shutil
@@ -17,6 +18,7 @@ import publish  # noqa: E402
 import reproduce  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.jsonl import sha256_file  # noqa: E402
+from evalkit.rubric.measures import MEASURES  # noqa: E402
 
 DEMO = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
 BENCH = os.path.join(ROOT, "Documents", "c4-benchmark")
@@ -202,14 +204,14 @@ class Publish(unittest.TestCase):
         folder = os.path.join(self.bench, "2026-Q4")
         self.assertEqual(sorted(os.listdir(folder)), [
             "MANIFEST.json", "index.he.html", "index.html", "index.ru.html", "questions-biz.json",
-            "questions-med.json", "raw-biz.jsonl", "raw-med.jsonl", "results.json", "results.md",
-            "reviews-2026-Q4.json"])
+            "questions-med.json", "raw-biz.jsonl", "raw-med.jsonl", "results.csv", "results.json",
+            "results.md", "reviews-2026-Q4.json"])
         with open(os.path.join(folder, "MANIFEST.json"), encoding="utf-8") as fh:
             manifest = json.load(fh)
-        # The three results pages of the rules of 2026-12-01 are outputs.
+        # The three results pages and results.csv are outputs.
         self.assertEqual(sorted(n for n, e in manifest["files"].items() if e["role"] == "output"),
-                         ["index.he.html", "index.html", "index.ru.html", "results.json",
-                          "results.md"])
+                         ["index.he.html", "index.html", "index.ru.html", "results.csv",
+                          "results.json", "results.md"])
         self.assertEqual(manifest["review_coverage"]["missing"], [])
         self.assertGreaterEqual(manifest["review_coverage"]["reviewed"], 99)
         self.assertEqual(manifest["sampled_review"]["missing"], [])
@@ -243,6 +245,39 @@ class Publish(unittest.TestCase):
         self.assertIn("differs    index.ru.html (shows what results.json does not say)\n"
                       "    biz en Delivered shows '19/20 100% [84%–100%]'; results.json gives "
                       "20 20 100 84 100\n", out)
+
+    def test_results_csv_says_every_verdict_and_is_held_to_them(self):
+        self.reviews("2026-Q4")
+        self.assertEqual(self.publish()[0], 0)
+        folder = os.path.join(self.bench, "2026-Q4")
+        with open(os.path.join(folder, "results.json"), encoding="utf-8") as fh:
+            result = json.load(fh)
+        with open(os.path.join(folder, "results.csv"), encoding="utf-8", newline="") as fh:
+            rows = list(csv.DictReader(fh))
+        applicable = [(q, m) for q in result["questions"] for m in MEASURES
+                      if q["after_review"][m] is not None or q["mechanical"][m] is not None]
+        self.assertEqual(len(rows), len(applicable))
+        for row, (q, m) in zip(rows, applicable):
+            self.assertEqual((row["id"], row["measure"]), (q["id"], m))
+            self.assertEqual(row["after_review"], json.dumps(q["after_review"][m]))
+            self.assertEqual(row["mechanical"], json.dumps(q["mechanical"][m]))
+        code, out, _ = call_main(reproduce, [folder])
+        self.assertEqual(code, 0, out)
+        self.assertIn(f"shows      results.csv (results.json's {9 * len(rows)} cells)", out)
+        # One verdict turned in the file, the manifest agreeing: named.
+        path = os.path.join(folder, "results.csv")
+        with open(path, encoding="utf-8", newline="") as fh:
+            text = fh.read()
+        first = rows[0]
+        turned = "false" if first["after_review"] == "true" else "true"
+        old = f"{first['mechanical']},{first['after_review']},"
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text.replace(old, f"{first['mechanical']},{turned},", 1))
+        self.rewrite_manifest_entry(folder, "results.csv")
+        code, out, _ = call_main(reproduce, [folder])
+        self.assertEqual(code, 1, out)
+        self.assertIn(f"differs    results.csv (shows what results.json does not say)\n"
+                      f"    {first['id']} {first['measure']}: says ", out)
 
     def test_a_page_is_not_compared_byte_for_byte(self):
         # Today's renderer may lay a page out otherwise: what matters is that

@@ -54,7 +54,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import BadInput, cli, one_line  # noqa: E402
-from evalkit.pages import outputs, scenario_run, shown  # noqa: E402
+from evalkit.pages import csvexport, outputs, scenario_run, shown  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.rubric.quarter import load_manifest, open_regular  # noqa: E402
 
@@ -128,13 +128,15 @@ def compare_output(folder, name, entry, new):
     return [f"differs    {name}"] + shown, False
 
 
-def is_page(name):
-    return name.endswith(".html")
+def is_presentation(name):
+    """A results page or results.csv: a presentation of results.json."""
+    return name.endswith(".html") or name == "results.csv"
 
 
 def check_page(folder, name, entry, result):
-    """``(lines, ok)`` of a published page: the bytes the manifest lists,
-    showing the quarter's figures and questions (evalkit/pages/shown.py)."""
+    """``(lines, ok)`` of a published page or results.csv: the bytes the
+    manifest lists, saying what the results say (evalkit/pages/shown.py,
+    csvexport.py)."""
     fh, problem = open_regular(os.path.join(folder, name))
     if problem:
         return [f"differs    {name} ({problem})"], False
@@ -142,11 +144,13 @@ def check_page(folder, name, entry, result):
         data = fh.read()
     if hashlib.sha256(data).hexdigest() != entry["sha256"] or len(data) != entry["bytes"]:
         return [f"differs    {name} (does not match MANIFEST.json)"], False
-    found, compared = shown.problems(data.decode("utf-8", "replace"), result)
+    check = csvexport.problems if name == "results.csv" else shown.problems
+    found, compared = check(data.decode("utf-8", "replace"), result)
     if found:
         return ([f"differs    {name} (shows what results.json does not say)"]
                 + [f"    {cli.printable(line)}" for line in found[:DIFF_LINES]]), False
-    return [f"shows      {name} (results.json's {compared} figures and every question)"], True
+    what = "cells" if name == "results.csv" else "figures and every question"
+    return [f"shows      {name} (results.json's {compared} {what})"], True
 
 
 def rescored_outputs(result):
@@ -186,7 +190,7 @@ def reproduce_command(args):
                               f"temporary folder failed: {one_line(reason)} (free space there, "
                               "or set TMPDIR to a folder with room)")
     for name in sorted(n for n, e in listed.items() if e["role"] == "output"):
-        if is_page(name):
+        if is_presentation(name):
             more, same = check_page(folder, name, listed[name], result)
             lines += more
             ok = ok and same
@@ -198,7 +202,7 @@ def reproduce_command(args):
         ok = ok and same
     # An output of the numbers that was not published: the quarter is not
     # reproduced whole. (Pages are today's renderer's: an old quarter has fewer.)
-    for name in sorted(n for n in fresh if not is_page(n)):
+    for name in sorted(n for n in fresh if not is_presentation(n)):
         if listed.get(name, {}).get("role") != "output":
             lines.append(f"differs    {name} (the scorer writes it; not in MANIFEST.json)")
             ok = False

@@ -2,8 +2,9 @@
 """Score raw answers by fixed, deterministic rules.
 
     python tools/eval-benchmark/score.py QUESTIONS RAW.jsonl [RAW2.jsonl ...]
-        [--reviews FILE] [--out results.md] [--json results.json] [--html index.html]
-        [--review-sheet FILE] [--review-page FILE] [--rules-as-of YYYY-MM-DD]
+        [--reviews FILE] [--out results.md] [--json results.json] [--csv results.csv]
+        [--html index.html] [--review-sheet FILE] [--review-page FILE]
+        [--rules-as-of YYYY-MM-DD]
     python tools/eval-benchmark/score.py SCENARIOS.json RAW.jsonl ... ATOMS.jsonl ...
         [--sources FILE] [--jargon FILE] [--out results.md] [--json results.json]
         [--html-dir DIR] [--example]
@@ -40,6 +41,7 @@ from evalkit.pages import scenario_run  # noqa: E402
 from evalkit.scenario import scenario_score  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.rubric.cases import OtherSuite  # noqa: E402
+from evalkit.pages.csvexport import render_csv  # noqa: E402
 from evalkit.pages.htmlpage import render_pages  # noqa: E402
 from evalkit.pages.reviewpage import render_review_page  # noqa: E402
 from evalkit.jsonl import dumps_file, iter_jsonl, write_all_atomic  # noqa: E402
@@ -59,6 +61,9 @@ def parse_args(argv):
     parser.add_argument("--reviews", help="reviews-{quarter}.json to apply")
     parser.add_argument("--out", help="write the markdown table here")
     parser.add_argument("--json", dest="json_out", help="write results.json here")
+    parser.add_argument("--csv", dest="csv_out", metavar="FILE",
+                        help="write results.csv here: one row per question and measure "
+                             "(mechanical, after review, the review's reason)")
     parser.add_argument("--html", dest="html_out",
                         help="write the English results page (index.html) here; from the "
                              "rules of 2026-12-01 the Hebrew and Russian pages beside it "
@@ -166,8 +171,8 @@ def score_command(args):
     try:
         result = siteqa.score(question_files, raw_files, args.reviews, args.rules_as_of,
                               args.history,
-                              keep_detail=bool(args.json_out or args.html_out or args.review_sheet
-                                               or args.review_page))
+                              keep_detail=bool(args.json_out or args.csv_out or args.html_out
+                                               or args.review_sheet or args.review_page))
     except OtherSuite as exc:
         if exc.suite == "scenario":
             return score_scenarios(args)
@@ -184,6 +189,8 @@ def score_command(args):
         outputs.append((args.out, markdown))
     if args.json_out:
         outputs.append((args.json_out, siteqa.results_json(result)))
+    if args.csv_out:
+        outputs.append((args.csv_out, render_csv(result)))
     if args.html_out:
         # The English page at --html, the others beside it (index.he.html ...),
         # as the rules scored with have them (evalkit/pages/htmlpage.py).
@@ -197,7 +204,8 @@ def score_command(args):
         outputs.append((args.review_page, render_review_page(
             result, args.reviews_to or args.reviews or "reviews-QUARTER.json")))
     write_all_atomic(outputs)
-    if not (args.out or args.json_out or args.html_out or args.review_sheet or args.review_page):
+    if not (args.out or args.json_out or args.csv_out or args.html_out or args.review_sheet
+            or args.review_page):
         sys.stdout.write(markdown)
     return 0
 

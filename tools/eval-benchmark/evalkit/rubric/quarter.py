@@ -59,10 +59,11 @@ from .rulebook import check_date
 
 QUARTER = re.compile(r"^(?:\d{4}-Q[1-4]|[a-z0-9][a-z0-9-]{0,39})$")
 SERIES = re.compile(r"^\d{4}-Q[1-4]$")  # the quarters of the series, not demo or trial runs
-# What score.py writes into a quarter folder: the results pages in Hebrew and
-# Russian only from the rules of 2026-12-01 (evalkit/pages/htmlpage.py); a quarter
-# scored under older rules has index.html alone.
-OUTPUTS = ("results.md", "results.json", "index.html", "index.he.html", "index.ru.html")
+# What publish.py writes into a quarter folder (evalkit/pages/outputs.py). A
+# quarter published before a page or results.csv existed lacks them: they are
+# presentations of results.json, checked by what they say (reproduce.py).
+OUTPUTS = ("results.md", "results.json", "results.csv", "index.html", "index.he.html",
+           "index.ru.html")
 SHA256 = re.compile(r"[0-9a-f]{64}")
 # The scoring inputs of a manifest: (key, list or one name, the names' start and end).
 SCORING = (("questions", list, "questions-", ".json"), ("raw", list, "raw-", ".jsonl"),

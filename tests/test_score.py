@@ -407,3 +407,39 @@ class ReviewRefusals(ScoreTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RulesHelp(unittest.TestCase):
+    """score.py --rules prints what a quoted number was scored with, as
+    trec_eval prints its measures: each rule in its function's words and the
+    dated changes, split at the date asked for."""
+
+    def test_every_rule_and_the_changes_in_force(self):
+        from evalkit.rubric.measures import MEASURES, TITLES
+        from evalkit.rubric.rulebook import CHANGES
+        code, out, err = call_main(score, ["--rules"])
+        self.assertEqual((code, err), (0, ""))
+        flat = " ".join(out.split())
+        for measure in MEASURES:
+            self.assertIn(f"{TITLES[measure]}: Rubric: ", flat)
+        for date, key, _what in CHANGES:
+            self.assertIn(f"{date} {key}: ", flat)
+        self.assertNotIn("not in force", out)
+
+    def test_an_older_date_lists_the_later_changes_apart(self):
+        code, out, _ = call_main(score, ["--rules", "--rules-as-of", "2026-11-05"])
+        self.assertEqual(code, 0)
+        self.assertTrue(out.startswith("The rules of 2026-11-05: their results are those of "
+                                       "tools 0.2.0"), out[:80])
+        in_force, later = out.split("Dated after these rules, not in force:")
+        in_force = in_force.split("Dated changes in force")[1]
+        self.assertIn("2026-11-05 decline:", in_force)
+        self.assertNotIn("2026-12-01", in_force)
+        self.assertIn("2026-12-01 word_bounds:", later)
+        self.assertIn("2026-12-02 sampled_review:", later)
+
+    def test_without_files_and_without_rules_it_says_what_to_give(self):
+        code, _, err = call_main(score, [])
+        self.assertEqual(code, 2)
+        self.assertEqual(err, "score.py: give at least one question file (.json) and one raw "
+                              "file (.jsonl)\n")

@@ -32,10 +32,11 @@ Exit codes: 0 scored; 2 could not score (bad arguments or a bad input file);
 import gc
 import os
 import sys
+import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import BadInput, cli, schemas  # noqa: E402
+from evalkit import VERSION, BadInput, cli, schemas  # noqa: E402
 from evalkit.pages import scenario_pages  # noqa: E402
 from evalkit.pages import scenario_run  # noqa: E402
 from evalkit.scenario import scenario_score  # noqa: E402
@@ -45,7 +46,9 @@ from evalkit.pages.csvexport import render_csv  # noqa: E402
 from evalkit.pages.htmlpage import render_pages  # noqa: E402
 from evalkit.pages.reviewpage import render_review_page  # noqa: E402
 from evalkit.jsonl import dumps_file, iter_jsonl, write_all_atomic  # noqa: E402
-from evalkit.rubric.rulebook import change_dates  # noqa: E402
+from evalkit.rubric import measures  # noqa: E402
+from evalkit.rubric.measures import MEASURES, TITLES  # noqa: E402
+from evalkit.rubric.rulebook import CHANGES, change_dates, rules_as_of  # noqa: E402
 from evalkit.rubric.report import render_markdown, render_review_sheet  # noqa: E402
 from evalkit.scenario.scenarios import load_scenarios  # noqa: E402
 
@@ -56,8 +59,11 @@ def parse_args(argv):
     parser = cli.ArgumentParser(
         prog=PROG, description=__doc__.split("\n\n")[0],
         epilog=schemas.SCORE_HELP)
-    parser.add_argument("files", nargs="+", metavar="FILE",
+    parser.add_argument("files", nargs="*", metavar="FILE",
                         help="question files (.json) and raw answer files (.jsonl)")
+    parser.add_argument("--rules", action="store_true",
+                        help="print each measure's rule and the dated changes in force "
+                             "(with --rules-as-of, on that date), then stop")
     parser.add_argument("--reviews", help="reviews-{quarter}.json to apply")
     parser.add_argument("--out", help="write the markdown table here")
     parser.add_argument("--json", dest="json_out", help="write results.json here")
@@ -159,7 +165,34 @@ def score_scenarios(args):
     return 0
 
 
+def rules_text(as_of=None):
+    """Each measure's rule, as its function states it (the first paragraph of
+    its docstring, evalkit/rubric/measures.py), then the dated changes in
+    force and those after: what a quoted number was scored with."""
+    rules = rules_as_of(as_of)
+    lines = [f"The rules of {rules.date}: their results are those of tools {rules.version} "
+             f"(this is score.py {VERSION})", ""]
+    for measure in MEASURES:
+        rule = " ".join(getattr(measures, measure).__doc__.split("\n\n")[0].split())
+        lines += textwrap.wrap(f"{TITLES[measure]}: {rule}", 88, subsequent_indent="    ")
+    lines += ["", "Dated changes in force (evalkit/rubric/rulebook.py):"]
+    later = []
+    for date, key, what in CHANGES:
+        entry = textwrap.wrap(f"{date} {key}: {what}", 88, initial_indent="  ",
+                              subsequent_indent="    ")
+        if date <= rules.date:
+            lines += entry
+        else:
+            later += entry
+    if later:
+        lines += ["", "Dated after these rules, not in force:"] + later
+    return "\n".join(lines) + "\n"
+
+
 def score_command(args):
+    if args.rules:
+        sys.stdout.write(rules_text(args.rules_as_of))
+        return 0
     question_files, raw_files = split_files(args.files)
     # Scoring keeps a row per question and makes no reference cycles, yet the
     # cyclic collector walks the rows again and again as they pile up: with it

@@ -514,3 +514,33 @@ class Shape(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OneCommand(unittest.TestCase):
+    """reproduce.py on a published result file: the one command an auditor
+    runs (evals/ai/results/README.md), and what it says of a changed one."""
+
+    def test_each_published_result_reproduces(self):
+        import reproduce
+        names = sorted(n for n in os.listdir(RESULTS) if n.endswith(".json"))
+        self.assertTrue(names)
+        for name in names:
+            with self.subTest(name):
+                code, out, err = call_main(reproduce, [os.path.join(RESULTS, name)])
+                self.assertEqual((code, out), (0, ""), err)
+                self.assertIn("every figure recomputed from its records and equal", err)
+
+    def test_a_changed_figure_is_not_reproduced(self):
+        import reproduce
+        name = [n for n in sorted(os.listdir(RESULTS)) if "-intake-" in n][0]
+        with open(os.path.join(RESULTS, name), encoding="utf-8") as fh:
+            doc = json.load(fh)
+        doc["summary"]["overall"]["cases_fully_correct"]["count"] += 1
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, name)
+            with open(path, "w", encoding="utf-8") as fh:
+                json.dump(doc, fh)
+            code, out, err = call_main(reproduce, [path])
+        self.assertEqual(code, 1)
+        self.assertIn("differs    summary is not what the per-case records give", out)
+        self.assertIn("NOT reproduced", err)

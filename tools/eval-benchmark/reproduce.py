@@ -2,6 +2,13 @@
 """Re-score a published quarter folder and compare every output byte for byte.
 
     python tools/eval-benchmark/reproduce.py FOLDER
+    python tools/eval-benchmark/reproduce.py evals/ai/results/RESULT.json
+
+A result file of the intake or grounding suite (evals/ai/results/*.json) is
+checked as tests/test_ai_provenance.py checks it: every figure scored again
+from the file's per-case records and the committed inputs, and its commit,
+prompts, inputs, dates, endpoint and models held to the repository's history
+(evalkit/aieval/resultfile.py); one line per problem.
 
 FOLDER is a published quarter (below) or a published scenario run, whose
 MANIFEST.json says ``"suite": "scenario"`` (evalkit/pages/scenario_run.py: its
@@ -53,7 +60,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from evalkit import BadInput, cli, one_line  # noqa: E402
+from evalkit import REPO, BadInput, cli, one_line  # noqa: E402
+from evalkit.aieval import resultfile  # noqa: E402
 from evalkit.pages import csvexport, outputs, scenario_run, shown  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.rubric.quarter import load_manifest, open_regular  # noqa: E402
@@ -167,6 +175,8 @@ def rescored_outputs(result):
 
 def reproduce_command(args):
     folder = args.folder
+    if folder.endswith(".json") and os.path.isfile(folder):
+        return reproduce_result_file(folder)
     if scenario_run.is_scenario_manifest(folder):
         return reproduce_scenario_run(folder)
     manifest = load_manifest(folder)
@@ -249,6 +259,21 @@ def reproduce_scenario_run(folder):
     cli.say(PROG, f"{folder}: " + ("every file verified and identical" if ok else
                                    "NOT reproduced: see the lines marked differs"))
     return 0 if ok else 1
+
+
+def reproduce_result_file(path):
+    """A result file of the intake or grounding suite (ai_eval.py): every
+    figure scored again from its per-case records and the committed inputs,
+    and its provenance held to the repository's history
+    (evalkit/aieval/resultfile.py)."""
+    found = resultfile.check_file(path, REPO)
+    for line in found:
+        print(f"differs    {cli.printable(line)}")
+    if found:
+        return cli.fail(PROG, f"{path}: NOT reproduced: {len(found)} problem(s) above", code=1)
+    cli.say(PROG, f"{path}: every figure recomputed from its records and equal; its inputs, "
+                  "prompts and commit are those of the repository's history")
+    return 0
 
 
 def other_sample(folder, block):

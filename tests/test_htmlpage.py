@@ -442,6 +442,9 @@ class PhoneAndLaptop(unittest.TestCase):
         phone = style[style.index("@media (max-width:44rem)"):]
         self.assertIn("table.verdicts thead{display:none}", phone)
         self.assertIn('table.verdicts td::before{content:attr(data-label) ": "', phone)
+        # What the rules found holds URLs: on a phone they wrap (a Hebrew page
+        # at 390 px was pushed off its right edge by one).
+        self.assertIn("ul.found{margin:.3rem 0;font-size:.92em;overflow-wrap:anywhere}", style)
         reason = LABELS["review_reason"]["ru"]
         rows = re.findall(r'<table class="verdicts">.*?</table>', page, re.S)
         self.assertEqual(len(rows), len(demo_result()["questions"]))

@@ -64,7 +64,7 @@ blockquote{margin:.3rem 0;padding:.3rem .6rem;background:#f6f6f6;white-space:pre
 a.up{font-size:.9em}
 [hidden]{display:none!important}
 form.explore{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center;margin:1rem 0;padding:.5rem;background:#f3f6fb}
-ul.found{margin:.3rem 0;font-size:.92em}
+ul.found{margin:.3rem 0;font-size:.92em;overflow-wrap:anywhere}
 @media (max-width:44rem){
 body{padding:.5rem .6rem 2rem}
 table.results,table.results tbody,table.results tr,table.results td{display:block;width:100%}

@@ -350,6 +350,21 @@ class Stability(unittest.TestCase):
                                                 os.path.join(FIXTURES, "jargon.json"))
             accurate = next(s for s in result["stability"] if s["dimension"] == "accurate")
             self.assertEqual(accurate["all_agree"], 1)
+            # A repeat that failed leaves its answer out: two failures, or a
+            # score beside a failure, are no agreement.
+            for line in lines:
+                if line["id"] == lines[-1]["id"] and line["variant"] == lines[-1]["variant"]:
+                    line.update(atoms=None, error="atoms rejected after one repair")
+                    break
+            with open(atoms, "w", encoding="utf-8") as fh:
+                for line in lines:
+                    fh.write(json.dumps(line) + "\n")
+            result = scenario_score.score(load_scenarios(CASES), [raw], [atoms],
+                                                os.path.join(FIXTURES, "sources.json"),
+                                                os.path.join(FIXTURES, "jargon.json"))
+            accurate = next(s for s in result["stability"] if s["dimension"] == "accurate")
+            self.assertEqual((accurate["answers_repeated"], accurate["responses"],
+                              accurate["all_agree"]), (2, 1, 1))
 
 
 # Real Portland names the fictional city's examples once used (issue 17).

@@ -156,11 +156,15 @@ def render_markdown(result):
                          f"{a['same']}/{a['responses']} | {fmt(a['mean_abs_diff'])} |")
     if result["stability"]:
         lines += ["", "## Judge stability (atomize.py --repeat)", "",
-                  "| Evaluator | Dimension | Responses | Repeats | All repeats agree |",
-                  "|---|---|--:|--:|--:|"]
+                  "Over the answers every repeat scored: a failed atomization, or n/a, in "
+                  "any repeat leaves the answer out (two failures are not an agreement).", "",
+                  "| Evaluator | Dimension | Answers repeated | Scored in every repeat | Repeats "
+                  "| All repeats agree |",
+                  "|---|---|--:|--:|--:|--:|"]
         for s in result["stability"]:
-            lines.append(f"| {inert(s['evaluator'])} | {TITLES[s['dimension']]} | {s['responses']} | "
-                         f"{s['repeats']} | {s['all_agree']}/{s['responses']} |")
+            lines.append(f"| {inert(s['evaluator'])} | {TITLES[s['dimension']]} | "
+                         f"{s['answers_repeated']} | {s['responses']} | {s['repeats']} | "
+                         f"{s['all_agree']}/{s['responses']} |")
     if result["not_atomized"]:
         lines += ["", "Answers with no atoms line: "
                   + ", ".join(inert(x) for x in result["not_atomized"])]
@@ -386,10 +390,30 @@ def render_dashboard(result):
                     f'<td data-label="Generator">{e(row["generator"])}</td>'
                     f'<td data-label="Responses">{row["responses"]}</td>{cells}</tr>')
     body.append("</tbody></table>")
+    body += stability_section(result)
     body += problem_sections(result) + legend()
     body.append("<h2>Provenance</h2><ul>" + "".join(
         f"<li>{e(label)}: {e(text)}</li>" for label, text in provenance_items(result)) + "</ul>")
     return page("Scenario results", body)
+
+
+def stability_section(result):
+    """Judge stability, as results.md gives it: over the answers every repeat scored."""
+    if not result["stability"]:
+        return []
+    heads = ["Evaluator", "Dimension", "Answers repeated", "Scored in every repeat", "Repeats",
+             "All repeats agree"]
+    rows = ['<h2>Judge stability (atomize.py --repeat)</h2>',
+            "<p>Over the answers every repeat scored: a failed atomization, or n/a, in any "
+            "repeat leaves the answer out (two failures are not an agreement).</p>",
+            '<table class="cards"><thead><tr>' + "".join(f"<th>{h}</th>" for h in heads)
+            + "</tr></thead><tbody>"]
+    for st in result["stability"]:
+        cells = [e(st["evaluator"]), TITLES[st["dimension"]], st["answers_repeated"],
+                 st["responses"], st["repeats"], f'{st["all_agree"]}/{st["responses"]}']
+        rows.append("<tr>" + "".join(f'<td data-label="{h}">{c}</td>' for h, c in zip(heads, cells))
+                    + "</tr>")
+    return rows + ["</tbody></table>"]
 
 
 def problem_sections(result):

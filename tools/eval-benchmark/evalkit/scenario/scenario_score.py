@@ -618,7 +618,10 @@ def evaluator_agreement(first, evaluators):
 
 
 def repeat_stability(cells, evaluators):
-    """With --repeat: how often the repeats of one evaluator agree."""
+    """With --repeat: how often the repeats of one evaluator agree, over the
+    answers every repeat scored (``responses``), as evaluator_agreement
+    counts pairs: two failed atomizations are not an agreement, only
+    ``answers_repeated`` counts them."""
     stability = []
     repeats = {}
     for c in cells:
@@ -628,9 +631,10 @@ def repeat_stability(cells, evaluators):
         if not groups:
             continue
         for d in DIMENSIONS:
-            agree = sum(1 for g in groups if len({c["scores"][d]["score"] for c in g}) == 1)
-            stability.append({"evaluator": evaluator, "dimension": d, "responses": len(groups),
+            scored = [g for g in groups if all(c["scores"][d]["score"] is not None for c in g)]
+            agree = sum(1 for g in scored if len({c["scores"][d]["score"] for c in g}) == 1)
+            stability.append({"evaluator": evaluator, "dimension": d,
+                              "answers_repeated": len(groups), "responses": len(scored),
                               "repeats": max(len(g) for g in groups), "all_agree": agree,
-                              "share": round(agree / len(groups), 4)})
-
+                              "share": round(agree / len(scored), 4) if scored else None})
     return stability

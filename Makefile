@@ -27,13 +27,15 @@ RAWS := $(foreach s,$(SETS),$(WORK)/raw-$(s).jsonl)
 REVIEWS := $(wildcard $(WORK)/reviews-$(QUARTER).json)
 RUN_FLAGS := $(if $(ENDPOINT),--endpoint $(ENDPOINT)) $(if $(TARGET),--target $(TARGET))
 
-# A quarter name becomes a folder name: YYYY-QN or a plain slug, nothing else.
-# 2026-q4 would be a slug by the letter, but it is surely meant as the quarter.
-ifeq ($(shell [[ '$(QUARTER)' =~ ^[0-9]{4}-q[1-4]$$ ]] && echo lower),lower)
-$(error QUARTER='$(QUARTER)': a quarter is written with a capital Q: QUARTER=$(subst q,Q,$(QUARTER)))
+# A quarter name becomes a folder name: YYYY-QN or a plain slug, by publish.py's
+# one rule (2026q4, 2026-q4, 2026Q4 get "did you mean 2026-Q4?"), checked
+# before any goal that uses QUARTER makes or reads anything of it.
+QUARTER_FREE_GOALS := help test demo golden scenario-demo bench lint-questions agreement
+ifneq ($(filter-out $(QUARTER_FREE_GOALS),$(MAKECMDGOALS)),)
+QUARTER_REFUSED := $(shell $(PY) $(TOOLS)/publish.py --check -- '$(subst ','\'',$(QUARTER))' 2>&1)
+ifneq ($(QUARTER_REFUSED),)
+$(error $(QUARTER_REFUSED))
 endif
-ifeq ($(shell [[ '$(QUARTER)' =~ ^([0-9]{4}-Q[1-4]|[a-z0-9][a-z0-9-]{0,39})$$ ]] && echo ok),)
-$(error QUARTER='$(QUARTER)': give YYYY-QN (2026-Q4) or a plain slug such as demo)
 endif
 
 .PHONY: help test demo run retry score publish reproduce golden scenario-demo bench lint-questions agreement
@@ -57,21 +59,22 @@ run: $(WORK)/run.done ## ask both sets of QUARTER against the configured target
 # run.py continues an interrupted run and exits 1 when some questions got no
 # answer (recorded, listed); only 2 (could not start) stops make.
 # Only make run (or retry) asks: a score or a publish of a quarter that was not
-# run, or whose question files changed since, stops here instead of asking
-# every question on the way.
+# run stops here instead of asking every question on the way. Question files
+# newer than run.done are most often a git checkout that wrote the same bytes
+# again: publish.py --check compares the bytes with the sha256 every raw line
+# records, and only other bytes stop make, with what to do.
 $(WORK)/run.done: $(QUESTIONS)
 ifeq ($(filter run,$(MAKECMDGOALS)),)
-	@if [ -e $@ ]; then \
-	  echo "make: the question files changed since QUARTER=$(QUARTER) was run ($@ is older): score it with the files it was asked, or run a new quarter" >&2; \
-	else \
-	  echo "make: QUARTER=$(QUARTER) was not run ($@ is missing): make run QUARTER=$(QUARTER) first" >&2; \
-	fi; exit 2
-endif
+	@[ -e $@ ] || { echo "make: QUARTER=$(QUARTER) was not run ($@ is missing): make run QUARTER=$(QUARTER) first" >&2; exit 2; }
+	@$(PY) $(TOOLS)/publish.py $(QUARTER) --check --from $(WORK) --bench $(BENCH)
+	@touch $@
+else
 	@mkdir -p $(WORK)
 	for s in $(SETS); do \
 	  $(PY) $(TOOLS)/run.py $(BENCH)/questions-$$s.json $(WORK)/raw-$$s.jsonl $(RUN_FLAGS) || [ $$? -eq 1 ]; \
 	done
 	touch $@
+endif
 
 retry: ## ask again, once, the questions of QUARTER whose request failed (an outage)
 	for s in $(SETS); do \
@@ -79,16 +82,19 @@ retry: ## ask again, once, the questions of QUARTER whose request failed (an out
 	done
 	touch $(WORK)/run.done
 
+# A reviews file of another name is pointed out whenever make score runs, even
+# when the results are up to date: the reviewer who wrote it expects it read.
 score: $(WORK)/results.md ## score QUARTER (with its reviews) and write its review sheet
+	@for f in $(WORK)/reviews*.json; do \
+	  if [ -e "$$f" ] && [ "$$f" != "$(WORK)/reviews-$(QUARTER).json" ]; then \
+	    echo "make score: $$f is not read: the reviews of QUARTER=$(QUARTER) are read from $(WORK)/reviews-$(QUARTER).json only" >&2; fi; \
+	done
 $(WORK)/results.md: $(WORK)/run.done $(REVIEWS) $(QUESTIONS)
 	$(PY) $(TOOLS)/score.py $(QUESTIONS) $(RAWS) $(if $(REVIEWS),--reviews $(REVIEWS)) \
 	  --reviews-to $(WORK)/reviews-$(QUARTER).json \
 	  --json $(WORK)/results.json --html $(WORK)/index.html --review-sheet $(WORK)/review-sheet.md --out $@
 	@cat $@
-	@for f in $(WORK)/reviews*.json; do \
-	  if [ -e "$$f" ] && [ "$$f" != "$(WORK)/reviews-$(QUARTER).json" ]; then \
-	    echo "make score: $$f is not read: the reviews of QUARTER=$(QUARTER) are read from $(WORK)/reviews-$(QUARTER).json only" >&2; fi; \
-	done
+	@echo "make score: $(WORK)/review-sheet.md lists the answers a person must read: write their entries into $(WORK)/reviews-$(QUARTER).json, then make score QUARTER=$(QUARTER) again (the figures after review) and make publish QUARTER=$(QUARTER)" >&2
 
 publish: $(WORK)/run.done ## publish QUARTER into Documents/c4-benchmark/QUARTER (PUBLISH_FLAGS=--force)
 	$(PY) $(TOOLS)/publish.py $(QUARTER) --from $(WORK) $(PUBLISH_FLAGS)

@@ -16,9 +16,11 @@ sources, or declines in the visitor's language, pointing to the phone, with
 ``grounded: false``. The same question always gets the same answer. Every
 response carries ``X-Assistant-Version``; one line per request goes to stderr.
 
-It binds 127.0.0.1 and port 0 (a free port) by default, prints the port it
-got on stderr and, with --port-file, writes it to that file; SIGTERM and
-Ctrl-C stop it cleanly.
+It binds 127.0.0.1 and port 0 (a free port) by default, prints the address
+it got on stderr with its query URL as a run takes it
+(``ENDPOINT=http://127.0.0.1:PORT/api/query``, for make run; the same URL
+in BENCH_ENDPOINT or run.py's --endpoint) and, with --port-file, writes the
+port to that file; SIGTERM and Ctrl-C stop it cleanly.
 """
 
 import argparse
@@ -164,6 +166,11 @@ def make_server(host="127.0.0.1", port=0, sites_dir=DEFAULT_SITES, quiet=False,
     return httpd
 
 
+def base_url(host, port):
+    """``http://HOST:PORT/``, an IPv6 address in brackets as URLs write it."""
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="server.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
@@ -199,7 +206,9 @@ def main(argv=None):
         with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(f"{port}\n")
         os.replace(tmp, args.port_file)
-    print(f"server.py: {NAME} listening on http://{args.host}:{port}/", file=sys.stderr, flush=True)
+    base = base_url(args.host, port)
+    print(f"server.py: {NAME} listening on {base}; the query URL: ENDPOINT={base}api/query",
+          file=sys.stderr, flush=True)
     try:
         httpd.serve_forever(poll_interval=0.1)
     finally:

@@ -12,11 +12,23 @@ index.html, index.he.html and index.ru.html: evalkit/pages/htmlpage.py), writes
 MANIFEST.json, and moves the whole folder into place at once:
 BENCH/QUARTER/. Bad results are published exactly like good ones.
 
-Refuses (exit 2): a quarter name that is not YYYY-QN or a plain slug; a
-quarter already published (unless --force); a quarter where an answer the
-rubric requires a person to read has no review entry, or (rules of
-2026-12-02 on) a sampled pass lacks an entry for a measure that applies to it
-(unless --allow-unreviewed, and then the results say so in plain words).
+Refuses (exit 2): a quarter name that is not YYYY-QN or a plain slug (one
+nearly YYYY-QN, such as 2026q4, 2026-q4 or 2026Q4, with "did you mean
+2026-Q4?"); raw answers asked from other question files than those in the
+benchmark folder now; a quarter already published (unless --force); a quarter
+where an answer the rubric requires a person to read has no review entry, or
+(rules of 2026-12-02 on) a sampled pass lacks an entry for a measure that
+applies to it (unless --allow-unreviewed, and then the results say so in plain
+words).
+
+    python tools/eval-benchmark/publish.py QUARTER --check [--from WORK] [--bench DIR]
+
+publishes nothing: it checks the quarter's name and, with --from, that WORK's
+raw answers were asked from the question files in the benchmark folder as they
+are now, byte for byte (their sha256), and exits 0, or 2 with the refusal.
+The Makefile checks QUARTER so, and a run whose question files are newer than
+its run.done: a git checkout writes them again with the same bytes, and only
+other bytes mean other questions.
 """
 
 import os
@@ -43,25 +55,56 @@ DEFAULT_BENCH = os.path.join(os.path.dirname(os.path.dirname(HERE)), "Documents"
 def parse_args(argv):
     parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     parser.add_argument("quarter", help="YYYY-QN or a plain slug such as demo")
-    parser.add_argument("--from", dest="work", required=True,
-                        help="the run's folder (raw-*.jsonl, reviews-QUARTER.json)")
+    parser.add_argument("--from", dest="work",
+                        help="the run's folder (raw-*.jsonl, reviews-QUARTER.json); "
+                             "required unless --check")
     parser.add_argument("--bench", default=DEFAULT_BENCH, help="the benchmark folder")
     parser.add_argument("--force", action="store_true", help="replace a published quarter")
     parser.add_argument("--allow-unreviewed", action="store_true",
                         help="publish although some required answers, or sampled passes, "
                              "have no review")
-    return parser.parse_args(argv)
+    parser.add_argument("--check", action="store_true",
+                        help="publish nothing: check QUARTER's name and, with --from, that "
+                             "the raw answers were asked from the question files in --bench "
+                             "as they are now")
+    args = parser.parse_args(argv)
+    if args.work is None and not args.check:
+        parser.error("the following arguments are required: --from")
+    return args
 
 
-def gather(work, bench, quarter, staging):
-    """Copy the inputs into ``staging``; return their names."""
+# A name that is nearly a quarter's, YYYY-QN with another separator or a small
+# q: 2026q4 is a slug by the letter and 2026Q4 nothing, but either is surely
+# meant as 2026-Q4, and two folders for one quarter would split its history.
+NEARLY_A_QUARTER = re.compile(r"([0-9]{4})([-_ .]?)([qQ])([1-4])")
+
+
+def quarter_name(name):
+    """``name`` when it is a quarter's name (YYYY-QN or a plain slug:
+    evalkit/rubric/quarter.py's check_quarter), else BadInput; one nearly
+    YYYY-QN gets its spelling. The one rule: the Makefile asks it too."""
+    near = NEARLY_A_QUARTER.fullmatch(name)
+    if near and near.group(2, 3) != ("-", "Q"):
+        meant = f"{near.group(1)}-Q{near.group(4)}"
+        wrong = [words for amiss, words in ((near.group(2) != "-", "a hyphen"),
+                                            (near.group(3) != "Q", "a capital Q")) if amiss]
+        raise BadInput(f"quarter {name!r}: did you mean {meant}? (a quarter is written with "
+                       f"{' and '.join(wrong)}: {meant})")
+    return check_quarter(name)
+
+
+def asked_from(work, bench):
+    """``(raw file names, question file names)`` of the run in ``work``, each
+    question file the one in ``bench`` that every raw line asked from it
+    records by sha256; else BadInput naming the file and a line that records
+    another. Bytes, not file times: a git checkout writes a file again, the
+    same bytes at a new time."""
     if not os.path.isdir(work):
         raise BadInput(f"{work}: no such folder (run the quarter first: make run)")
     raws = sorted(f for f in os.listdir(work) if f.startswith("raw-") and f.endswith(".jsonl"))
     if not raws:
-        raise BadInput(f"{work}: no raw-*.jsonl answers to publish")
-    names = []
-    questions = {}
+        raise BadInput(f"{work}: no raw-*.jsonl answers (run the quarter first: make run)")
+    questions = {}  # name -> {sha256: the first raw line that records it}
     for raw in raws:
         for number, line in iter_jsonl(os.path.join(work, raw)):
             run = line.get("run") if isinstance(line.get("run"), dict) else {}
@@ -73,18 +116,30 @@ def gather(work, bench, quarter, staging):
             if not isinstance(sha, str) or not SHA256.fullmatch(sha):
                 raise BadInput(f"{work}/{raw}:{number}: run.cases_sha256 {shown(sha)} is not "
                                "the sha256 of a question file (64 hex digits)")
-            questions.setdefault(name, set()).add(sha)
-        shutil.copyfile(os.path.join(work, raw), os.path.join(staging, raw))
-        names.append(raw)
+            questions.setdefault(name, {}).setdefault(sha, f"{work}/{raw}:{number}")
     for name, shas in sorted(questions.items()):
         source = os.path.join(bench, name)
         if not os.path.exists(source):
             raise BadInput(f"{source}: the question file the raw answers were asked from is missing")
         actual = sha256_file(source)
-        if shas != {actual}:
-            raise BadInput(f"{source}: sha256 {actual[:12]} differs from the one recorded in the "
-                           "raw answers; questions are frozen: publish from the file that was asked")
-        shutil.copyfile(source, os.path.join(staging, name))
+        for sha, place in shas.items():  # in the order the raw lines give them
+            if sha != actual:
+                raise BadInput(f"{source}: sha256 {actual[:12]}, but {place} was asked from "
+                               f"sha256 {sha[:12]}; questions are frozen: score and publish the "
+                               "quarter with the question files it was asked, or run a new "
+                               "quarter (make run QUARTER=...)")
+    return raws, sorted(questions)
+
+
+def gather(work, bench, quarter, staging):
+    """Copy the inputs into ``staging``; return their names."""
+    raws, question_files = asked_from(work, bench)
+    names = []
+    for raw in raws:
+        shutil.copyfile(os.path.join(work, raw), os.path.join(staging, raw))
+        names.append(raw)
+    for name in question_files:
+        shutil.copyfile(os.path.join(bench, name), os.path.join(staging, name))
         names.append(name)
     past = history(bench, quarter)
     if past is not None:
@@ -156,8 +211,19 @@ def unreviewed(cov, sample):
     return "; ".join(parts)
 
 
+def check_command(args):
+    """--check: the quarter's name and, with --from, the question files its
+    raw answers were asked from; nothing is written."""
+    quarter_name(args.quarter)
+    if args.work is not None:
+        asked_from(args.work, args.bench)
+    return 0
+
+
 def publish_command(args):
-    quarter = check_quarter(args.quarter)
+    if args.check:
+        return check_command(args)
+    quarter = quarter_name(args.quarter)
     target = os.path.join(args.bench, quarter)
     if os.path.exists(target) and not args.force:
         raise BadInput(f"{target}: already published; to replace it, pass --force "

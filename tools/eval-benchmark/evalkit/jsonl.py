@@ -8,8 +8,10 @@ outputs of one command are all written before any is renamed into place
 (write_all_atomic), so they appear together or not at all.
 
 Reading: every bad line is reported as ``file:line: reason``; nothing is skipped
-silently. Numbers that JSON cannot carry (NaN, Infinity, 1e999) are refused,
-and a document nested too deeply for the parser is an error, not a crash. So
+silently. The two mistakes of a file written by hand (a reviews file) are named
+in those words, at their own place: a comma before } or ], and a curly quote.
+Numbers that JSON cannot carry (NaN, Infinity, 1e999) are refused, and a
+document nested too deeply for the parser is an error, not a crash. So
 is a string that is not Unicode text: JSON escapes UTF-16 code units, and
 ``"\\ud800"`` parses to half of a surrogate pair on its own, which no UTF-8
 file, request or page can hold. The project never writes one, so a file that
@@ -97,6 +99,65 @@ def _lone_surrogate(value, place):
     return None
 
 
+# Quotes that a word processor, a mail or a chat window curls where a person
+# typed ": JSON takes none of them for its own. The double ones may also end a
+# string a straight quote began, to a reader's eye; the string then runs on.
+_CURLY_QUOTES = "\u201c\u201d\u201e\u201f\u2018\u2019"
+_CURLY_DOUBLE = re.compile("[\u201c-\u201f]")
+# The curly quotes of the error's line tried as straight ones: the nearest few,
+# so that a long line of quoted text costs a few parses, not one a quote.
+_CURLY_TRIED = 4
+
+
+def _syntax_error(text, exc, decoder=_DECODER):
+    """``(line, column, what)`` of a JSON syntax error (``exc``, raised by
+    ``decoder`` on ``text``). The two mistakes of a file written by hand are
+    named in those words, at their own place: a comma left before } or ]
+    (the parser stops at the bracket, a line later), and a curly quote.
+    Any other error keeps the parser's words and place."""
+    comma = exc.pos if text[exc.pos:exc.pos + 1] == "," else len(text[:exc.pos].rstrip()) - 1
+    before = text[:max(comma, 0)].rstrip()[-1:]
+    after = text[comma + 1:].lstrip()[:1]
+    # Only a comma after a value: in {"a": ,} the value is what is missing.
+    if comma >= 0 and text[comma] == "," and after in ("]", "}") and \
+            (before in ('"', "]", "}", "e", "l") or before.isdigit()):
+        return _place(text, comma) + (f"a comma before {after}: JSON allows none (remove it)",)
+    curly = _curly_quote(text, exc, decoder)
+    if curly is not None:
+        return _place(text, curly) + (f'a curly quote {text[curly]}: JSON needs straight " '
+                                      "quotes",)
+    return exc.lineno, exc.colno, exc.msg
+
+
+def _place(text, pos):
+    """``(line, column)`` of ``pos``, counted as the json module counts them."""
+    return text.count("\n", 0, pos) + 1, pos - text.rfind("\n", 0, pos)
+
+
+def _curly_quote(text, exc, decoder):
+    """The place of the curly quote that made ``exc``, or None: the one the
+    parser stopped at, or one on its line that, made straight, lets the
+    parser get further (the quote that was meant to end a string)."""
+    if exc.pos < len(text) and text[exc.pos] in _CURLY_QUOTES:
+        return exc.pos
+    start = text.rfind("\n", 0, exc.pos) + 1
+    end = text.find("\n", exc.pos)
+    line = _CURLY_DOUBLE.finditer(text, start, len(text) if end < 0 else end)
+    tried = sorted((found.start() for found in line),
+                   key=lambda at: abs(at - exc.pos))[:_CURLY_TRIED]
+    for at in tried:
+        try:
+            decoder.decode(text[:at] + '"' + text[at + 1:])
+        except json.JSONDecodeError as again:
+            if again.pos > exc.pos:
+                return at
+        except (ValueError, RecursionError):
+            continue  # past the syntax, but another refusal: not proof enough
+        else:
+            return at
+    return None
+
+
 def loads(text, where):
     """Parse one JSON document; ``where`` names it in errors (``file:line``)."""
     try:
@@ -104,8 +165,9 @@ def loads(text, where):
     except RecursionError:
         raise BadInput(f"{where}: JSON nested too deeply") from None
     except json.JSONDecodeError as exc:
-        raise BadInput(f"{where}: not valid JSON: {exc.msg} "
-                       f"(line {exc.lineno}, column {exc.colno})") from None
+        line, column, what = _syntax_error(text, exc)
+        raise BadInput(f"{where}: not valid JSON: {what} "
+                       f"(line {line}, column {column})") from None
     except _NotText as exc:
         raise BadInput(f"{where}: {exc}") from None
     except ValueError as exc:
@@ -160,12 +222,14 @@ def read_json_sha(path, unique_keys=False):
     data, text = read_file(path)
     sha256 = hashlib.sha256(data).hexdigest()
     del data  # not held while the text is parsed: a question file's bytes are 30 MB at 100,000
+    decoder = _UNIQUE_DECODER if unique_keys else _DECODER
     try:
-        value = _parse(text, _UNIQUE_DECODER if unique_keys else _DECODER)
+        value = _parse(text, decoder)
     except RecursionError:
         raise BadInput(f"{path}: JSON nested too deeply") from None
     except json.JSONDecodeError as exc:
-        raise BadInput(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+        line, column, what = _syntax_error(text, exc, decoder)
+        raise BadInput(f"{path}:{line}:{column}: not valid JSON: {what}") from None
     except _NotText as exc:
         raise BadInput(f"{path}: {exc}") from None
     except ValueError as exc:

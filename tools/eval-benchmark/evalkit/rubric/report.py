@@ -316,7 +316,12 @@ def render_review_sheet(result, reviews_path=None):
     as TODO is refused), and at the end the whole reviews file with every
     entry, valid JSON as it stands, to copy to ``reviews_path``. Every text
     of an answer or a question is shown through ``inert``: one line each,
-    and none can add a section, a code block, a link or HTML to the sheet."""
+    and none can add a section, a code block, a link or HTML to the sheet.
+
+    The sheet is the reviewer's worksheet, not a published output: no quarter
+    folder holds it and reproduce.py never compares it, so its words may
+    change without a dated rule (rulebook.py dates what moves a published
+    number or page), under every rules' date alike."""
     target = f"`{reviews_path}`" if reviews_path else "the quarter's reviews file " \
         "(`reviews-QUARTER.json` beside the raw answers)"
     lines = ["# Review sheet", "",
@@ -325,7 +330,9 @@ def render_review_sheet(result, reviews_path=None):
              "stands, then for each answer set `value` to your verdict and write a one-line "
              "`reason`. An entry whose value equals the mechanical verdict records that you "
              "read it and agree; `{\"id\": ..., \"faulty\": true, \"reason\": ...}` marks "
-             "a faulty question instead.", ""]
+             "a faulty question instead. Each answer comes with one entry, for one measure; any "
+             "other measure it failed (its Mechanical line lists them all) may get an entry of "
+             "its own too, with the same id.", ""]
     coverage = result["review_coverage"]
     lines.append(f"{coverage['required']} answers to read; {coverage['reviewed']} already "
                  "have an entry.")

@@ -5,6 +5,8 @@
 #   make score QUARTER=2026-Q4        score with build/QUARTER/reviews-QUARTER.json if present
 #   make publish QUARTER=2026-Q4      assemble Documents/c4-benchmark/QUARTER with its MANIFEST
 #   make reproduce QUARTER=2026-Q4    re-score a published quarter and compare byte for byte
+#   make quarters                     the published quarters: dates, rules, pages
+#   make compare A=... B=...          two runs: changed or within noise, and which questions flipped
 #   make lint-questions               the question files' defects that make verdicts wrong
 #   make agreement                    how often the rules agree with a careful human
 SHELL := bash
@@ -17,6 +19,11 @@ QUARTER ?= demo
 ENDPOINT ?=
 TARGET ?=
 PUBLISH_FLAGS ?=
+LIMIT ?=
+ONLY ?=
+A ?=
+B ?=
+COMPARE_FLAGS ?=
 
 TOOLS := tools/eval-benchmark
 BENCH := Documents/c4-benchmark
@@ -25,12 +32,14 @@ SETS := biz med  # the order of a published quarter, whose files are sorted by n
 QUESTIONS := $(foreach s,$(SETS),$(BENCH)/questions-$(s).json)
 RAWS := $(foreach s,$(SETS),$(WORK)/raw-$(s).jsonl)
 REVIEWS := $(wildcard $(WORK)/reviews-$(QUARTER).json)
-RUN_FLAGS := $(if $(ENDPOINT),--endpoint $(ENDPOINT)) $(if $(TARGET),--target $(TARGET))
+RUN_FLAGS := $(if $(ENDPOINT),--endpoint $(ENDPOINT)) $(if $(TARGET),--target $(TARGET)) \
+  $(if $(LIMIT),--limit $(LIMIT)) $(if $(ONLY),--only $(ONLY))
 
 # A quarter name becomes a folder name: YYYY-QN or a plain slug, by publish.py's
 # one rule (2026q4, 2026-q4, 2026Q4 get "did you mean 2026-Q4?"), checked
 # before any goal that uses QUARTER makes or reads anything of it.
-QUARTER_FREE_GOALS := help test demo golden scenario-demo bench lint-questions agreement
+QUARTER_FREE_GOALS := help test demo golden scenario-demo bench lint-questions agreement \
+  quarters compare
 ifneq ($(filter-out $(QUARTER_FREE_GOALS),$(MAKECMDGOALS)),)
 QUARTER_REFUSED := $(shell $(PY) $(TOOLS)/publish.py --check -- '$(subst ','\'',$(QUARTER))' 2>&1)
 ifneq ($(QUARTER_REFUSED),)
@@ -38,7 +47,8 @@ $(error $(QUARTER_REFUSED))
 endif
 endif
 
-.PHONY: help test demo run retry score publish reproduce golden scenario-demo bench lint-questions agreement
+.PHONY: help test demo run retry score publish reproduce golden scenario-demo bench lint-questions \
+  agreement quarters compare
 help: ## list the targets and the variables
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | sort
 	@printf '\nVariables, given on the make line (make run QUARTER=2026-Q4 ENDPOINT=...):\n'
@@ -47,6 +57,11 @@ help: ## list the targets and the variables
 	@printf '  TARGET         a target profile JSON for run (default: the widget protocol)\n'
 	@printf '  PY             the Python to run (default: python3; 3.10 or newer)\n'
 	@printf '  PUBLISH_FLAGS  --force to replace a published quarter, --allow-unreviewed (default: none)\n'
+	@printf '  LIMIT          run: the first N questions of each set, run.py --limit (default: all)\n'
+	@printf '  ONLY           run: these question ids, comma-separated, run.py --only (default: all)\n'
+	@printf '  A              compare: the first run, a raw file or a quarter folder (default: none)\n'
+	@printf '  B              compare: the second run (default: none)\n'
+	@printf '  COMPARE_FLAGS  compare: --fail-on-change to exit 1 on a change (default: none)\n'
 
 test: ## run every test (unittest, standard library only)
 	$(PY) -m unittest
@@ -92,15 +107,23 @@ score: $(WORK)/results.md ## score QUARTER (with its reviews) and write its revi
 $(WORK)/results.md: $(WORK)/run.done $(REVIEWS) $(QUESTIONS)
 	$(PY) $(TOOLS)/score.py $(QUESTIONS) $(RAWS) $(if $(REVIEWS),--reviews $(REVIEWS)) \
 	  --reviews-to $(WORK)/reviews-$(QUARTER).json \
-	  --json $(WORK)/results.json --html $(WORK)/index.html --review-sheet $(WORK)/review-sheet.md --out $@
+	  --json $(WORK)/results.json --csv $(WORK)/results.csv --html $(WORK)/index.html \
+	  --review-sheet $(WORK)/review-sheet.md --review-page $(WORK)/review.html --out $@
 	@cat $@
-	@echo "make score: $(WORK)/review-sheet.md lists the answers a person must read: write their entries into $(WORK)/reviews-$(QUARTER).json, then make score QUARTER=$(QUARTER) again (the figures after review) and make publish QUARTER=$(QUARTER)" >&2
+	@echo "make score: $(WORK)/review-sheet.md (or $(WORK)/review.html, in a browser) lists the answers a person must read: write their entries into $(WORK)/reviews-$(QUARTER).json, then make score QUARTER=$(QUARTER) again (the figures after review) and make publish QUARTER=$(QUARTER)" >&2
 
 publish: $(WORK)/run.done ## publish QUARTER into Documents/c4-benchmark/QUARTER (PUBLISH_FLAGS=--force)
 	$(PY) $(TOOLS)/publish.py $(QUARTER) --from $(WORK) $(PUBLISH_FLAGS)
 
 reproduce: ## re-score the published QUARTER and compare every output byte for byte
 	$(PY) $(TOOLS)/reproduce.py $(BENCH)/$(QUARTER)
+
+quarters: ## list the published quarters: when asked, the rules they were scored with, their pages
+	$(PY) $(TOOLS)/quarters.py --bench $(BENCH)
+
+compare: ## compare two runs, A=... B=... (raw files or quarter folders); COMPARE_FLAGS=--fail-on-change
+	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "make compare: give A=... and B=... (two raw files or quarter folders)" >&2; exit 2; }
+	$(PY) $(TOOLS)/compare.py $(A) $(B) $(COMPARE_FLAGS)
 
 lint-questions: ## list the question files' defects (topic words, echoes, spellings); exit 1 if any
 	$(PY) $(TOOLS)/lint_questions.py $(QUESTIONS)

@@ -127,7 +127,10 @@ class MakeOfAQuarter(unittest.TestCase):
     def test_make_score_names_the_review_sheet_and_the_next_step(self):
         proc = self.make(self.project, "score")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertIn(f"make score: {WORK}/review-sheet.md lists the answers a person must "
+        for made in ("results.csv", "review.html", "review-sheet.md"):
+            self.assertTrue(os.path.exists(self.path(WORK, made)), made)
+        self.assertIn(f"make score: {WORK}/review-sheet.md (or {WORK}/review.html, in a "
+                      f"browser) lists the answers a person must "
                       f"read: write their entries into {WORK}/reviews-{QUARTER}.json, then "
                       f"make score QUARTER={QUARTER} again (the figures after review) and "
                       f"make publish QUARTER={QUARTER}\n", proc.stderr)

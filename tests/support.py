@@ -12,6 +12,7 @@ import hashlib
 import io
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -22,6 +23,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOLS = os.path.join(ROOT, "tools", "eval-benchmark")
 FIXTURES = os.path.join(ROOT, "tests", "fixtures")
+# Seconds a test waits for what a broken run never does (a thread to end, a
+# server to answer): only then is it reached, so it is no measure of speed.
+HANG = 60
 if TOOLS not in sys.path:
     sys.path.insert(0, TOOLS)
 
@@ -64,6 +68,25 @@ def isolate_environ(test):
     test.addCleanup(restore)
     for var in PROVIDER_SELECTORS:
         os.environ.pop(var, None)
+
+
+def sigint_raises_keyboard_interrupt(test):
+    """For the rest of ``test``: Ctrl-C (SIGINT) raises KeyboardInterrupt in
+    this process, and the processes it starts begin with SIGINT at its
+    default, so Python there raises it too; restored afterwards. A test of
+    Ctrl-C needs this: a suite started with SIGINT ignored (in the
+    background of a script, ``nohup make test &``) passes the ignoring on to
+    every process it starts, and Python then installs no KeyboardInterrupt."""
+    test.addCleanup(signal.signal, signal.SIGINT,
+                    signal.signal(signal.SIGINT, signal.default_int_handler))
+
+
+def in_a_wait(thread):
+    """Whether ``thread`` is blocked in a threading.Condition's wait (a
+    lock's, an Event's), as its stack shows: how a test sees that a thread
+    waits for something rather than guess it from the time it took."""
+    frame = sys._current_frames().get(thread.ident)
+    return frame is not None and frame.f_code is threading.Condition.wait.__code__
 
 
 def sha256_text(text):

@@ -1,68 +1,57 @@
 """The speed benchmark's instrument: the stand-in server (a real HTTP/1.1
 server in its own process that answers every request after the fixed delay,
 one connection at a time or many at once, kept alive or not, and stops when
-the bench lets go of it) and the table the bench writes into README.md."""
+the bench lets go of it), the rate-limited provider (its token bucket and
+latencies) and the table the bench writes into README.md.
+
+No test here times anything: speed is what ``make bench`` measures. The
+delays are checked as the calls the servers make (their sleep replaced, or
+a clock the test moves); a wait here is only a bound on a broken run (HANG)."""
 
 import json
 import os
 import random
+import select
 import socket
 import sys
 import tempfile
 import threading
-import time
+import types
 import unittest
 import urllib.error
 import urllib.request
+from unittest import mock
 
-from tests.support import ROOT
+from tests.support import HANG, ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
 import bench  # noqa: E402
 
 BODY = b'{"answer": "fixed"}'
+# No proxy from the environment: nothing but 127.0.0.1 is contacted.
+NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 def post(port):
     request = urllib.request.Request(f"http://127.0.0.1:{port}/api/query", data=b'{"question": "q"}',
                                      headers={"Content-Type": "application/json"})
-    # No proxy from the environment: nothing but 127.0.0.1 is contacted.
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    with opener.open(request, timeout=5) as resp:
+    with NO_PROXY.open(request, timeout=HANG) as resp:
         return resp.status, resp.read()
 
 
 class StandIn(unittest.TestCase):
+    """The stand-in in its own process, as the bench starts it."""
+
     def setUp(self):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         self.server = bench.StandIn(tmp.name, BODY)
         self.addCleanup(self.server.close)
 
-    def test_answers_each_request_after_the_delay(self):
-        for _ in range(2):
-            start = time.monotonic()
-            self.assertEqual(post(self.server.port), (200, BODY))
-            self.assertGreaterEqual(time.monotonic() - start, 0.05)
-
-    def test_answers_requests_in_flight_together(self):
-        # Eight at once must take about one delay, not eight: the ideal the
-        # bench divides by at concurrency 8.
-        answers = []
-        threads = [threading.Thread(target=lambda: answers.append(post(self.server.port)))
-                   for _ in range(8)]
-        start = time.monotonic()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        self.assertEqual(answers, [(200, BODY)] * 8)
-        self.assertLess(time.monotonic() - start, 8 * 0.05)
-
     def test_keeps_a_connection_alive_until_asked_to_close(self):
         request = (b"POST /api/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n"
                    b"%s\r\n{}")
-        with socket.create_connection(("127.0.0.1", self.server.port), timeout=5) as conn, \
+        with socket.create_connection(("127.0.0.1", self.server.port), timeout=HANG) as conn, \
                 conn.makefile("rb") as replies:
             for last in (False, True):
                 conn.sendall(request % (b"Connection: close\r\n" if last else b""))
@@ -79,46 +68,152 @@ class StandIn(unittest.TestCase):
         self.assertEqual(self.server.proc.returncode, 0)
 
 
+class StandInConnections(unittest.TestCase):
+    """The stand-in's accept loop (bench.answer_connections) in this process,
+    with its ``time.sleep`` replaced by ``sleep``, which sees each delay."""
+
+    def serve(self, sleep):
+        listener = socket.create_server(("127.0.0.1", 0))
+        patch = mock.patch.object(bench, "time", types.SimpleNamespace(sleep=sleep))
+        patch.start()
+        self.addCleanup(patch.stop)
+
+        def accept():
+            try:
+                bench.answer_connections(listener, BODY, 0.05)
+            except OSError:
+                pass  # the listener was shut: the test is over
+        threading.Thread(target=accept, daemon=True).start()
+
+        def stop():
+            listener.shutdown(socket.SHUT_RDWR)  # ends the accept() in progress
+            listener.close()
+        self.addCleanup(stop)
+        return listener.getsockname()[1]
+
+    def test_answers_each_request_after_its_delay(self):
+        # Each request is read whole, then the delay, then the answer: when
+        # the stand-in sleeps, nothing of the answer has reached the client.
+        client = None
+        slept = []
+
+        def sleep(seconds):
+            answered = select.select([client], [], [], 0)[0]  # anything to read, now
+            slept.append((seconds, bool(answered)))
+        port = self.serve(sleep)
+        request = (b"POST /api/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}")
+        with socket.create_connection(("127.0.0.1", port), timeout=HANG) as client, \
+                client.makefile("rb") as replies:
+            for n in range(2):  # two requests on one kept-alive connection
+                client.sendall(request)
+                self.assertEqual(replies.readline(), b"HTTP/1.1 200 OK\r\n")
+                while replies.readline() != b"\r\n":
+                    pass
+                self.assertEqual(replies.read(len(BODY)), BODY)
+                self.assertEqual(slept, [(0.05, False)] * (n + 1))
+
+    def test_answers_requests_in_flight_together(self):
+        # Eight at once are answered together, not one after another: each
+        # delay ends only once all eight requests are waiting out theirs (a
+        # stand-in that answered one at a time would break the barrier).
+        together = threading.Barrier(8, timeout=HANG)
+        port = self.serve(lambda seconds: together.wait())
+        answers, lock = [], threading.Lock()
+
+        def ask():
+            try:
+                answer = post(port)
+            except OSError as exc:  # urllib's errors, a closed connection among them
+                answer = repr(exc)
+            with lock:
+                answers.append(answer)
+        threads = [threading.Thread(target=ask) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.assertEqual(answers, [(200, BODY)] * 8)
+        self.assertFalse(together.broken)
+
+
 class RateLimitedProvider(unittest.TestCase):
     """The provider of the rate-limit measure: OpenAI's wire format, a token
     bucket of bench.RATE a minute holding bench.RATE_BURST, a 429 with
     retry-after past it, a seeded latency within 0.2 to 2 s."""
 
+    def test_the_bucket_lets_a_burst_through_then_one_a_token(self):
+        # On a clock the test moves: 960 a minute is a token each 1/16 s (a
+        # time a float holds exactly).
+        clock = types.SimpleNamespace(now=100.0)
+        bucket = bench.TokenBucket(960, 5, clock=lambda: clock.now)
+        self.assertEqual([bucket.take() for _ in range(7)], [None] * 5 + [1, 1])
+        clock.now += 0.0625
+        self.assertEqual([bucket.take(), bucket.take()], [None, 1])
+        clock.now += 3600  # an idle hour saves up no more than the burst
+        self.assertEqual([bucket.take() for _ in range(6)], [None] * 5 + [1])
+
+    def test_retry_after_is_whole_seconds_until_the_next_token(self):
+        # 6 a minute: a token each 10 s; 4.5 s after the burst, 5.5 s are
+        # left, said as 6: whole seconds, rounded up.
+        clock = types.SimpleNamespace(now=0.0)
+        bucket = bench.TokenBucket(6, 2, clock=lambda: clock.now)
+        self.assertEqual([bucket.take(), bucket.take(), bucket.take()], [None, None, 10])
+        clock.now = 4.5
+        self.assertEqual(bucket.take(), 6)
+        clock.now = 9.5
+        self.assertEqual(bucket.take(), 1)   # half a second: rounded up to one
+        clock.now = 10.0
+        self.assertEqual([bucket.take(), bucket.take()], [None, 10])
+
+    def test_latencies_are_seeded_and_within_their_bounds(self):
+        draws = [bench.reply_latency(random.Random(bench.SEED)) for _ in range(2)]
+        self.assertEqual(draws[0], draws[1])
+        rng = random.Random(bench.SEED)
+        many = [bench.reply_latency(rng) for _ in range(2000)]
+        self.assertEqual((min(many), max(many)), (0.2, 2.0))  # both bounds are met
+        self.assertGreater(len(set(many)), 1000)
+
     def test_a_burst_then_429_with_retry_after(self):
+        # One token a minute: no token comes back while the test runs, so the
+        # count does not depend on how fast the requests arrive. The burst
+        # goes at once; every later request is refused.
         with tempfile.TemporaryDirectory() as tmp:
-            server = bench.RateLimited(tmp, "A fence needs a permit.")
+            server = bench.RateLimited(tmp, "A fence needs a permit.", rpm=1)
             self.addCleanup(server.close)
-            opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-            answers, lock = [], threading.Lock()
 
             def ask():
                 request = urllib.request.Request(
                     f"http://127.0.0.1:{server.port}/v1/chat/completions",
                     data=b'{"model": "m", "messages": []}', headers={"Content-Type": "application/json"})
-                start = time.monotonic()
                 try:
-                    with opener.open(request, timeout=5) as resp:
-                        status, body, retry = resp.status, json.loads(resp.read()), None
+                    with NO_PROXY.open(request, timeout=HANG) as resp:
+                        return resp.status, json.loads(resp.read()), None
                 except urllib.error.HTTPError as exc:
-                    status, body, retry = exc.code, json.loads(exc.read()), exc.headers["retry-after"]
+                    with exc:
+                        return exc.code, json.loads(exc.read()), exc.headers["retry-after"]
+            burst, lock = [], threading.Lock()
+
+            def ask_in_burst():
+                answer = ask()
                 with lock:
-                    answers.append((status, body, retry, time.monotonic() - start))
-            threads = [threading.Thread(target=ask) for _ in range(bench.RATE_BURST + 3)]
+                    burst.append(answer)
+            threads = [threading.Thread(target=ask_in_burst) for _ in range(bench.RATE_BURST)]
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join()
-        ok = [a for a in answers if a[0] == 200]
-        limited = [a for a in answers if a[0] == 429]
-        self.assertEqual((len(ok), len(limited)), (bench.RATE_BURST, 3))
-        self.assertTrue(all(a[3] >= 0.2 for a in ok))  # after the latency
-        self.assertEqual(ok[0][1]["choices"][0]["message"]["content"], "A fence needs a permit.")
+            after = [ask() for _ in range(3)]
+        self.assertEqual([a[0] for a in burst], [200] * bench.RATE_BURST)
+        self.assertEqual(burst[0][1]["choices"][0]["message"]["content"], "A fence needs a permit.")
         # It names the model asked for, as the APIs do: the bench's generator and
         # evaluator are two models, and atomize.py holds the names to the family rule.
-        self.assertEqual(ok[0][1]["model"], "m")
-        self.assertEqual(ok[0][1]["usage"]["prompt_tokens"], 200)
-        self.assertEqual({(a[1]["error"]["code"], a[2]) for a in limited},
-                         {("rate_limit_exceeded", "1")})
+        self.assertEqual({a[1]["model"] for a in burst}, {"m"})
+        self.assertEqual(burst[0][1]["usage"]["prompt_tokens"], 200)
+        self.assertEqual([(a[0], a[1]["error"]["code"]) for a in after],
+                         [(429, "rate_limit_exceeded")] * 3)
+        # Its exact value is the bucket's (above); here, a whole number of
+        # seconds up to the minute one token takes.
+        self.assertTrue(all(a[2] in {str(s) for s in range(1, 61)} for a in after), after)
 
 
 def result(rows):

@@ -41,9 +41,12 @@ class WidgetFaults(unittest.TestCase):
             questions = support.write_json(os.path.join(tmp, "questions-chaos.json"), doc)
             out = os.path.join(tmp, "raw.jsonl")
             modes = {f"fault {fault}?": fault for fault in faults}
-            with WidgetServer(modes=modes, sleep=1.5, big=3 * 1024 * 1024) as srv:
+            # A timeout of 2 s, which a request on a busy machine does not near
+            # (the 3 MB among them); the server holds a "timeout" answer 3 s
+            # and trickles a slow body at a byte each 0.75 s.
+            with WidgetServer(modes=modes, sleep=3.0, big=3 * 1024 * 1024) as srv:
                 code, _, err = call_main(run, [questions, out, "--endpoint", srv.url, "--quiet",
-                                               "--timeout", "0.5", "--retry-pause", "0",
+                                               "--timeout", "2", "--retry-pause", "0",
                                                "--concurrency", "4", "--skip-endpoint-check"])
                 counts = dict(srv.counts)
             self.assertEqual(code, 1)

@@ -111,7 +111,7 @@ class Process(unittest.TestCase):
                                      "--port-file", port_file],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             self.addCleanup(lambda: proc.poll() is None and proc.kill())
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + 60  # a start-up that never comes, not a slow one
             while not os.path.exists(port_file) and time.monotonic() < deadline:
                 time.sleep(0.02)
             with open(port_file, encoding="utf-8") as fh:

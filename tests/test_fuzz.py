@@ -54,7 +54,9 @@ import run  # noqa: E402
 import score  # noqa: E402
 
 FUZZ_SEED = 20261201
-CASE_SECONDS = 5      # a case running longer has hung
+# A case running longer has hung: the slowest takes a fifth of a second; the
+# rest is room for a busy machine, not a measure of speed.
+CASE_SECONDS = 30
 CASES = 2465          # the cases of the seed above: the README's figure
 QUESTION_IDS = ("mini-en-01", "mini-en-16", "mini-he-01")
 SCENARIO_IDS = ("garden-shed-hoa", "front-fence")

@@ -84,7 +84,7 @@ class Scripts(unittest.TestCase):
                 run.sys.stderr = real
             self.assertEqual(code, 0)
             self.assertRegex(stream.getvalue(), r"\r\x1b\[K\[2/2\] \S+ 200 \d+ ms\nprogress: 2/2 "
-                                                 r"done, \d+ calls/min, 1 retry, elapsed 0:0\d\n")
+                                                 r"done, \d+ calls/min, 1 retry, elapsed \d+(:\d\d)+\n")
             os.unlink(out)
             code, _, err = call_main(run, argv + ["--quiet"])
             self.assertEqual((code, err), (0, ""))

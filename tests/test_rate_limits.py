@@ -6,20 +6,27 @@ by --concurrency, and once one call in flight is still too many, a 429
 lengthens a pace between request starts (issue 26); in a run, a 429 is not
 counted against a call's attempts, which time bounds instead. The buckets and
 the pace are checked on a clock the test moves; the runs, against a loopback
-server that enforces a rate limit as the APIs do."""
+server that enforces a rate limit as the APIs do.
+
+No assertion here depends on how fast this machine is: where a run must
+meet 429s, the server's clock stands still (no token comes back) until the
+client has answered them; where a run must not, the run and the server share
+a clock that only the run's waits move. HANG bounds only a broken run."""
 
 import os
 import tempfile
 import threading
 import time
+import types
 import unittest
+from unittest import mock
 
-from tests import support
+from tests import model_servers, support
 from tests.model_servers import ModelServer, error
-from tests.support import FIXTURES, call_main, read_lines
+from tests.support import FIXTURES, HANG, call_main, read_lines
 
 import run  # noqa: E402
-from evalkit.asking import budget, providers  # noqa: E402
+from evalkit.asking import budget, http, providers  # noqa: E402
 from evalkit.asking.providers import Policy, Request  # noqa: E402
 
 CASES = os.path.join(FIXTURES, "scenarios-mini.json")
@@ -38,6 +45,35 @@ class Clock:
     def sleep(self, seconds):
         self.slept.append(round(seconds, 6))
         self.now += seconds
+
+
+class HeldClock:
+    """A loopback server's clock that stands still until ``release()`` is
+    true, then runs as time.monotonic. While it stands no token comes back,
+    so the client meets 429s however slowly this machine sends. It runs
+    anyway after ``most`` readings (one a request): a client that never
+    answers the 429s then fails its test rather than waiting for ever."""
+
+    def __init__(self, release, most=200):
+        self.release = release
+        self.left = most
+        self.still = time.monotonic()
+        self.running = False
+
+    def __call__(self):
+        if not self.running:
+            self.left -= 1
+            self.running = self.release() or self.left <= 0
+        return time.monotonic() if self.running else self.still
+
+
+def server_clock(test, clock):
+    """The loopback model servers read ``clock`` for their rate limits (and
+    sleep as before), for the rest of ``test``."""
+    patch = mock.patch.object(model_servers, "time",
+                              types.SimpleNamespace(monotonic=clock, sleep=time.sleep))
+    patch.start()
+    test.addCleanup(patch.stop)
 
 
 class Buckets(unittest.TestCase):
@@ -72,6 +108,21 @@ class Buckets(unittest.TestCase):
         limiter = budget.Limiter(8, tpm=60, clock=clock, sleep=clock.sleep)  # 1 a second
         limiter.acquire(estimate=5)
         self.assertEqual(clock.slept, [4.0])
+
+
+class Call:
+    """A call's turn at the limiter on a thread of its own: ``sent`` is set
+    once ``limiter.acquire`` has given it its ``ticket``."""
+
+    def __init__(self, limiter):
+        self.sent = threading.Event()
+        self.ticket = None
+
+        def acquire():
+            self.ticket = limiter.acquire()
+            self.sent.set()
+        self.thread = threading.Thread(target=acquire, daemon=True)
+        self.thread.start()
 
 
 def ask_together(client, calls, threads):
@@ -131,24 +182,21 @@ class Adaptive(unittest.TestCase):
         self.assertEqual((limiter.cuts, limiter.rises), (5, 7))
 
     def test_calls_in_flight_never_pass_the_limit(self):
+        # At --concurrency 2, two calls go at once; a third waits in acquire
+        # (seen waiting there, not guessed from a time) until one ends.
         limiter = budget.Limiter(2)
-        most, now, lock = [0], [0], threading.Lock()
-
-        def call():
-            ticket = limiter.acquire()
-            with lock:
-                now[0] += 1
-                most[0] = max(most[0], now[0])
-            time.sleep(0.01)
-            with lock:
-                now[0] -= 1
-            limiter.release(ticket, throttled=False)
-        threads = [threading.Thread(target=call) for _ in range(12)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        self.assertEqual(most[0], 2)  # 12 threads, --concurrency 2
+        calls = [Call(limiter) for _ in range(3)]
+        self.assertTrue(all(call.sent.wait(HANG) for call in calls[:2]))
+        deadline = time.monotonic() + HANG
+        while not (calls[2].sent.is_set() or support.in_a_wait(calls[2].thread)):
+            if time.monotonic() > deadline:
+                self.fail("the third call neither went nor waited")
+            time.sleep(0.001)
+        self.assertFalse(calls[2].sent.is_set())
+        self.assertEqual(limiter.in_flight, 2)
+        limiter.release(calls[0].ticket, throttled=False)
+        self.assertTrue(calls[2].sent.wait(HANG))
+        self.assertEqual(limiter.in_flight, 2)
 
     def test_against_a_server_that_rate_limits_no_call_fails(self):
         # 60 calls at 16 in flight against 6000 a minute (burst 4), each
@@ -159,17 +207,19 @@ class Adaptive(unittest.TestCase):
         # long, calls came back before the server's bucket had refilled (10
         # requests' worth a wait), unlike a client that waits as asked, and
         # one run in about fifteen saw a call give up (0 in 30 at a half).
+        # The server's clock stands still until the limiter has cut the calls
+        # in flight: 16 sent together meet a bucket of 4 however they arrive.
         with ModelServer("openai", rate=(6000, 4), delay=0.02) as srv:
             client = providers.get("openai", srv.environ(), Policy())
             client.sleep = lambda seconds: time.sleep(seconds / 2)
             client.limiter = budget.Limiter(16)
+            server_clock(self, HeldClock(lambda: client.limiter.cuts > 0))
             replies, failures = ask_together(client, 60, 16)
             throttled = srv.httpd.throttled
         self.assertEqual(failures, [])
         self.assertEqual(len(replies), 60)
         self.assertGreater(client.limiter.cuts, 0)
         self.assertEqual(client.meter.throttled, throttled)
-        self.assertLess(client.limiter.limit, 16)
 
     def test_at_a_rate_one_call_in_flight_exceeds_no_call_fails(self):
         # Issue 26: 1200 a minute with a burst of 1 (one request each 50 ms),
@@ -181,10 +231,14 @@ class Adaptive(unittest.TestCase):
         # up after 5 attempts (five runs; 24 to 29 with the waits made in
         # full). The waits asked are waited half as long, as above: the pace,
         # not the retry's wait, spaces the requests.
+        # The server's clock stands still until the pace has risen once: the
+        # limiter meets 429s down to one call in flight and then at one,
+        # however slowly this machine sends.
         with ModelServer("openai", rate=(1200, 1), delay=0.02) as srv:
             client = providers.get("openai", srv.environ(), Policy())
             client.sleep = lambda seconds: time.sleep(seconds / 2)
             client.limiter = budget.Limiter(16)
+            server_clock(self, HeldClock(lambda: client.limiter.rises > 0))
             replies, failures = ask_together(client, 40, 16)
             throttled = srv.httpd.throttled
         self.assertEqual(failures, [])
@@ -284,10 +338,17 @@ class Attempts(unittest.TestCase):
         # Waits of 0.2 s asked, 0.5 s a call: after the third attempt, 0.4 s
         # spent and 0.2 s more would pass it. The limiter's own waits (its
         # pace) are not counted: they are the run's queue.
+        # On a clock that only the waits move: the time the requests take on
+        # this machine is not what is counted here.
+        clock = Clock()
+        patch = mock.patch.object(providers.base, "time", types.SimpleNamespace(monotonic=clock))
+        patch.start()
+        self.addCleanup(patch.stop)
         with ModelServer("openai") as srv:
             srv.queue(*[self.throttled(200)] * 5)
             client = providers.get("openai", srv.environ(), Policy(max_total_s=0.5))
-            client.limiter = budget.Limiter(1)
+            client.limiter = budget.Limiter(1, clock=clock, sleep=clock.sleep)
+            client.sleep = clock.sleep
             with self.assertRaises(providers.ProviderError) as ctx:
                 client.call(Request(system="s", user="u", model="m", timeout=5))
             self.assertEqual(len(srv.requests), 3)
@@ -314,32 +375,60 @@ class Scripts(unittest.TestCase):
         os.environ.update(srv.environ())
         out = os.path.join(self.tmp, "raw.jsonl")
         code, _, err = call_main(run, [CASES, out, "--provider", flavour, "--model", "gen-1",
-                                       "--quiet", "--concurrency", "2"] + list(extra))
+                                       "--quiet", "--concurrency", "1"] + list(extra))
         return srv, code, err, read_lines(out) if os.path.exists(out) else []
 
+    def on_one_clock(self):
+        """The run's limiter, the waits of its retries and the loopback
+        server's rate limit on one Clock, which only those waits move: each
+        request reaches the server at the time the run let it go, however
+        slow this machine is. Concurrency 1, so that the order is the run's."""
+        clock = Clock()
+        limiter = budget.Limiter
+        for patch in (mock.patch.object(budget, "Limiter", lambda *args: limiter(
+                          *args, clock=clock, sleep=clock.sleep)),
+                      mock.patch.object(http, "pause", clock.sleep)):
+            patch.start()
+            self.addCleanup(patch.stop)
+        server_clock(self, clock)
+        return clock
+
+    def waits(self, lines):
+        return [line["attempts"][0]["waited_ms"] for line in lines]
+
     def test_rpm_keeps_under_the_servers_limit_and_records_the_wait(self):
-        # 300 a minute, burst 1: two calls sent together, the second 429s.
-        # --rpm a little under (the requests' arrival jitters by milliseconds).
+        # 300 a minute, burst 1: two calls one after the other, the second
+        # 429s. At --rpm 250 the second waits 0.24 s and gets its reply.
+        self.on_one_clock()
         srv, code, err, lines = self.generate("anthropic", "--rpm", "250", rate=(300, 1))
         self.assertEqual(code, 0, err)
         self.assertEqual(srv.httpd.throttled, 0)
-        waits = sorted(line["attempts"][0]["waited_ms"] for line in lines)
-        self.assertEqual(waits[0], 0)
-        self.assertGreaterEqual(waits[1], 150)  # 0.2 s apart, less the clock's slack
+        self.assertEqual(self.waits(lines), [0, 240])
+
+    def test_without_a_rate_the_second_call_meets_the_429(self):
+        # What the --rpm above prevents, on the same clock.
+        clock = self.on_one_clock()
+        srv, code, err, lines = self.generate("anthropic", rate=(300, 1))
+        self.assertEqual(code, 0, err)
+        self.assertEqual(srv.httpd.throttled, 1)
+        self.assertEqual([a["status"] for a in lines[1]["attempts"]], [429, 200])
+        self.assertEqual(clock.slept, [1.0])  # the retry-after asked, no limiter wait
 
     def test_the_rate_from_the_environment_per_provider(self):
+        self.on_one_clock()
         os.environ["BEDROCK_RPM"] = "250"
         os.environ["OPENAI_RPM"] = "1"  # another provider's: not read
         srv, code, err, lines = self.generate("bedrock", rate=(300, 1))
         self.assertEqual(code, 0, err)
         self.assertEqual(srv.httpd.throttled, 0)
-        self.assertGreaterEqual(max(line["attempts"][0]["waited_ms"] for line in lines), 150)
+        self.assertEqual(self.waits(lines), [0, 240])
 
     def test_a_flag_overrides_the_environment(self):
+        self.on_one_clock()
         os.environ["OPENAI_RPM"] = "1"  # one a minute would wait 60 s
         srv, code, err, lines = self.generate("openai", "--rpm", "6000")
         self.assertEqual(code, 0, err)
-        self.assertLess(max(line["attempts"][0]["waited_ms"] for line in lines), 1000)
+        self.assertEqual(self.waits(lines), [0, 10])  # 6000 a minute: 0.01 s apart
 
     def test_a_rate_that_is_not_a_positive_number_is_refused(self):
         os.environ["OPENAI_TPM"] = "lots"

@@ -445,6 +445,13 @@ def serve_stand_in(body_file, delay=0.05):
         sys.stdin.buffer.read()
         os._exit(0)  # the threads of open connections die with the process
     threading.Thread(target=until_stdin_closes, daemon=True).start()
+    answer_connections(listener, body, delay)
+
+
+def answer_connections(listener, body, delay):
+    """Accept connections for as long as ``listener`` is open, each answered
+    on a thread of its own (``_answer_after``): requests in flight together
+    wait out their delays together."""
     while True:
         conn, _ = listener.accept()
         threading.Thread(target=_answer_after, args=(conn, body, delay), daemon=True).start()
@@ -508,17 +515,43 @@ def asked_model(request):
         return "bench"
 
 
+class TokenBucket:
+    """The rate-limited provider's limit: ``rpm`` tokens a minute, holding
+    at most ``burst``, full at the start. Time is read from ``clock``
+    (seconds; a test passes a clock it moves itself)."""
+
+    def __init__(self, rpm, burst, clock=time.monotonic):
+        self.rpm, self.burst, self.clock = rpm, burst, clock
+        self.level, self.at = float(burst), clock()
+
+    def take(self):
+        """None when a token was taken; else the request's ``retry-after``:
+        whole seconds until the next token, at least 1, as the APIs round it."""
+        now = self.clock()
+        self.level = min(self.burst, self.level + (now - self.at) * self.rpm / 60.0)
+        self.at = now
+        if self.level >= 1:
+            self.level -= 1
+            return None
+        return max(1, math.ceil((1 - self.level) * 60.0 / self.rpm))
+
+
+def reply_latency(rng):
+    """Seconds before a reply: a log-normal draw from ``rng``, median 0.5 s,
+    kept within 0.2 to 2 s."""
+    return min(2.0, max(0.2, rng.lognormvariate(math.log(0.5), 0.6)))
+
+
 def serve_rate_limited(content_file, rpm=RATE, burst=RATE_BURST, seed=SEED):
     """An OpenAI-compatible chat completions endpoint on 127.0.0.1 that
-    answers ``content`` after a seeded latency, and 429 past a token bucket
-    of ``rpm`` a minute holding ``burst`` (``retry-after``: whole seconds
-    until the next token, at least 1, as the APIs round it). Serves until
-    stdin closes; prints the port first."""
+    answers ``content`` after a seeded latency (reply_latency), and 429 past
+    a TokenBucket of ``rpm`` a minute holding ``burst``. Serves until stdin
+    closes; prints the port first."""
     with open(content_file, encoding="utf-8") as fh:
         content = fh.read()
     rng = random.Random(seed)
     lock = threading.Lock()
-    bucket = {"level": float(burst), "at": time.monotonic()}
+    bucket = TokenBucket(rpm, burst)
     limited = bench_replies(content, "bench")[1]
 
     class Handler(BaseHTTPRequestHandler):
@@ -528,16 +561,9 @@ def serve_rate_limited(content_file, rpm=RATE, burst=RATE_BURST, seed=SEED):
         def do_POST(self):
             model = asked_model(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
             with lock:
-                now = time.monotonic()
-                bucket["level"] = min(burst, bucket["level"] + (now - bucket["at"]) * rpm / 60.0)
-                bucket["at"] = now
-                allowed = bucket["level"] >= 1
-                if allowed:
-                    bucket["level"] -= 1
-                    latency = min(2.0, max(0.2, rng.lognormvariate(math.log(0.5), 0.6)))
-                else:
-                    wait = max(1, math.ceil((1 - bucket["level"]) * 60.0 / rpm))
-            if allowed:
+                wait = bucket.take()
+                latency = reply_latency(rng) if wait is None else None
+            if wait is None:
                 time.sleep(latency)
                 self.answer(200, bench_replies(content, model)[0], {})
             else:

@@ -165,7 +165,8 @@ class OneCtrlC(unittest.TestCase):
     def test_one_ctrl_c_stops_a_run_at_concurrency_4_and_records_what_was_sent(self):
         with TrickleServer() as server:
             code, err = self.interrupted_run(server, "--concurrency", "4")
-        self.assertEqual((code, err), (130, "run.py: interrupted\n"))
+        self.assertEqual((code, err), (130, "run.py: interrupted: run the same command again to "
+                                       "continue\n"))
         lines = read_lines(self.out)
         self.assertEqual(len(lines), 4)
         self.assertEqual({line["attempts"][-1]["error"] for line in lines}, {"interrupted"})
@@ -174,7 +175,8 @@ class OneCtrlC(unittest.TestCase):
     def test_the_question_in_flight_at_concurrency_1_is_recorded_never_asked_twice(self):
         with TrickleServer() as server:
             code, err = self.interrupted_run(server, "--concurrency", "1")
-        self.assertEqual((code, err), (130, "run.py: interrupted\n"))
+        self.assertEqual((code, err), (130, "run.py: interrupted: run the same command again to "
+                                       "continue\n"))
         (first,) = read_lines(self.out)
         self.assertEqual(first["attempts"][-1]["error"], "interrupted")
         self.assertIsNone(first["response"])

@@ -334,7 +334,8 @@ class CtrlC(unittest.TestCase):
             argv = [os.path.join(FIXTURES, "questions-mini.json"), out, "--endpoint", url,
                     "--concurrency", "2", "--quiet"]
             code, _, err = call_main(run, argv)
-            self.assertEqual((code, err), (130, "run.py: interrupted\n"))
+            self.assertEqual((code, err), (130, "run.py: interrupted: run the same command again to "
+                                       "continue\n"))
             with open(out, "rb") as fh:
                 data = fh.read()
             self.assertTrue(data.endswith(b"\n"))

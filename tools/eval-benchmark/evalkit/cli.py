@@ -7,7 +7,9 @@ command)``: the one place where a user's error becomes a message.
             ``OSError`` (a path that cannot be read or written), or an argparse
             error; one line on stderr, ``prog: file: what``
   exit 130  Ctrl-C: ``prog: interrupted`` on stderr (what was written stays
-            whole: every output is written line by line or renamed into place)
+            whole: every output is written line by line or renamed into place);
+            a run that continues where it stopped (run.py, atomize.py,
+            ai_eval.py) adds ``: run the same command again to continue``
   else      what ``command(args)`` returns
 
 Every line it prints goes through ``printable``: folded to one line, with
@@ -121,8 +123,9 @@ def run(prog, argv, parse_args, command):
         message = exc
     except OSError as exc:
         message = describe_os_error(exc)
-    except KeyboardInterrupt:
-        say(prog, "interrupted")
+    except KeyboardInterrupt as exc:
+        # A run that continues where it stopped says so (evalkit/asking/resume.py).
+        say(prog, f"interrupted: {exc}" if str(exc) else "interrupted")
         return 130
     return fail(prog, message)
 

@@ -42,6 +42,9 @@ from .progress import Progress
 from .runner import run_jobs
 
 
+# Said after "interrupted" when Ctrl-C stops a run: the same command continues.
+CONTINUE = "run the same command again to continue"
+
 def read_done(prog, path, key_of, belongs):
     """``{key: line}`` of the lines already in ``path`` (none if it is not there)."""
     done = {}
@@ -101,6 +104,10 @@ def run(prog, path, cases, key_of, belongs, do_job, concurrency=1, progress=None
         raise
     try:
         run_jobs(pending, do_job, writer, concurrency, recorded)
+    except KeyboardInterrupt:
+        # Every line written stays (the cases in flight recorded as
+        # interrupted): cli.run says how to go on.
+        raise KeyboardInterrupt(CONTINUE) from None
     finally:
         writer.close()
         if status is not None:

@@ -127,20 +127,32 @@ def answer_card(row, answer):
             "<p>Sources: " + (", ".join(f"<code>{e(s)}</code>" for s in row["sources"]) or "none")
             + "</p>", "<table><tr><th>Measure</th><th>Mechanical</th><th>Your verdict</th>"
             "<th>Reason</th></tr>"]
-    for item in answer["measures"]:
-        m, name = item["measure"], f'{qid}|{item["measure"]}'
-        checked = {True: " checked" if item["value"] else "", False: "" if item["value"] else " checked"}
-        out.append(f'<tr data-measure="{m}"><td>{e(TITLES[m])}{" *" if item["required"] else ""}'
-                   f'</td><td>{"pass" if item["mechanical"] else "fail"}</td><td>'
-                   f'<label><input type="radio" name="{name}" value="true"{checked[True]}> pass</label> '
-                   f'<label><input type="radio" name="{name}" value="false"{checked[False]}> fail</label>'
-                   f'</td><td><input type="text" class="reason" value="{e(item["reason"])}"'
-                   f'{" required" if item["required"] else ""}></td></tr>')
+    out += [measure_row(qid, item) for item in answer["measures"]]
     faulty = answer["faulty"]
-    out += ["</table>", f'<p><label><input type="checkbox" class="faulty"{" checked" if faulty else ""}>'
-            ' faulty question (left out of every score), because: </label>'
-            f'<input type="text" class="faulty-reason" value="{e(faulty or "")}"></p>', "</section>"]
+    box = '<input type="checkbox" class="faulty"' + (" checked" if faulty else "") + ">"
+    out += ["</table>",
+            f"<p><label>{box} faulty question (left out of every score), because: </label>"
+            f'<input type="text" class="faulty-reason" value="{e(faulty or "")}"></p>',
+            "</section>"]
     return out
+
+
+def measure_row(qid, item):
+    """One measure of an answer: its mechanical verdict, the reviewer's
+    choice (started from ``item["value"]``) and reason (* where required)."""
+    m, name = item["measure"], f'{qid}|{item["measure"]}'
+
+    def choice(value, text):
+        checked = " checked" if item["value"] is value else ""
+        return (f'<label><input type="radio" name="{name}" value="{str(value).lower()}"'
+                f"{checked}> {text}</label>")
+
+    required = " required" if item["required"] else ""
+    return (f'<tr data-measure="{m}"><td>{e(TITLES[m])}{" *" if item["required"] else ""}</td>'
+            f'<td>{"pass" if item["mechanical"] else "fail"}</td>'
+            f"<td>{choice(True, 'pass')} {choice(False, 'fail')}</td>"
+            f'<td><input type="text" class="reason" value="{e(item["reason"])}"{required}></td>'
+            "</tr>")
 
 
 STYLE = """

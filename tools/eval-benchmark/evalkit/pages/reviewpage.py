@@ -30,6 +30,7 @@ import json
 from html import escape
 
 from ..rubric.measures import APPLIES, MEASURES, TITLES
+from ..rubric.report import review_measure
 
 
 def e(text):
@@ -40,10 +41,7 @@ def required_measures(row):
     """The measures the review sheet asks a person to write for ``row``."""
     if row.get("sampled"):
         return [m for m in MEASURES if m in APPLIES[row["kind"]]]
-    if row["kind"] == "not_on_site":
-        return ["declined_when_not_on_site"]
-    failed = [m for m in MEASURES if row["mechanical"][m] is False]
-    return [failed[0] if failed else "correct_facts"]
+    return [review_measure(row)]  # the one the sheet's entry names
 
 
 def page_data(result):

@@ -379,13 +379,18 @@ def _sampled_section(result, entries):
     return lines
 
 
+def review_measure(row):
+    """The measure the sheet's entry of a flagged answer names: a not-on-site
+    answer's decline, else the first measure it failed, else Correct facts."""
+    if row["kind"] == "not_on_site":
+        return "declined_when_not_on_site"
+    failed = [m for m in MEASURES if row["mechanical"][m] is False]
+    return failed[0] if failed else "correct_facts"
+
+
 def _entry_of(row):
     """The reviews entry of one answer, its verdict the mechanical one."""
-    if row["kind"] == "not_on_site":
-        measure = "declined_when_not_on_site"
-    else:
-        failed = [m for m in MEASURES if row["mechanical"][m] is False]
-        measure = failed[0] if failed else "correct_facts"
+    measure = review_measure(row)
     return {"id": row["id"], "measure": measure, "value": row["mechanical"][measure],
             "reason": "TODO"}
 

@@ -22,8 +22,8 @@ REVIEWS = os.path.join(FIXTURES, "reviews-mini.json")
 GOLDEN = os.path.join(ROOT, "tests", "golden")
 
 
-def scored(reviews=None, decline_as_of=None, raw=RAW):
-    return siteqa.score([QUESTIONS], [raw], reviews, decline_as_of)
+def scored(reviews=None, rules_date=None, raw=RAW):
+    return siteqa.score([QUESTIONS], [raw], reviews, rules_date)
 
 
 def read(path):

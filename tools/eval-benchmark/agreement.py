@@ -64,7 +64,7 @@ def parse_args(argv):
     parser.add_argument("--set", dest="folder", default=os.path.join(BENCH, "agreement"),
                         help="the folder of agreement-{en,he,ru}.json (the first part) "
                              "and agreement-{en,he,ru}-2.json (the second)")
-    parser.add_argument("--rules-as-of", metavar="YYYY-MM-DD",
+    parser.add_argument("--rules-as-of", dest="rules_date", metavar="YYYY-MM-DD",
                         help="score with the rules of this date (default: the newest)")
     parser.add_argument("--disagreements", action="store_true",
                         help="list every disagreement after the table")
@@ -250,8 +250,8 @@ def table(counts):
 
 def agreement_command(args):
     answers = load_answers(args.folder)
-    scored = score_answers(answers, args.questions, args.rules_as_of)
-    sys.stdout.write(render(scored, args.questions, args.rules_as_of, args.disagreements))
+    scored = score_answers(answers, args.questions, args.rules_date)
+    sys.stdout.write(render(scored, args.questions, args.rules_date, args.disagreements))
     return 0
 
 

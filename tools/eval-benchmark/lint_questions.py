@@ -83,7 +83,7 @@ def parse_args(argv):
     parser.add_argument("files", nargs="+", metavar="QUESTIONS.json")
     parser.add_argument("--sites", default=SITES,
                         help="the demo sites' folder (sites.json); 'none' to skip the site checks")
-    parser.add_argument("--rules-as-of", metavar="YYYY-MM-DD",
+    parser.add_argument("--rules-as-of", dest="rules_date", metavar="YYYY-MM-DD",
                         help="compare by the rules of this date (default: the newest)")
     return parser.parse_args(argv)
 
@@ -217,7 +217,7 @@ def _whole_words_in(text, words):
 
 
 def lint_command(args):
-    rules = rules_as_of(args.rules_as_of)
+    rules = rules_as_of(args.rules_date)
     sites = [] if args.sites == "none" else load_sites(args.sites)
     # Each site's pages are normalised once, not once per question.
     by_lang = {(site.set, site.lang): (site, page_texts(site)) for site in sites}
@@ -231,7 +231,7 @@ def lint_command(args):
     for line in lines:
         print(line)
     print(f"{PROG}: {len(lines)} defect(s) in {len(args.files)} file(s), rules as of "
-          f"{rules.date}", file=sys.stderr)
+          f"{rules.rules_date}", file=sys.stderr)
     return 1 if lines else 0
 
 

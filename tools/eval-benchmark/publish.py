@@ -171,8 +171,8 @@ def build(staging, quarter, allow_unreviewed, work):
                        f"from the review sheet (make score QUARTER={quarter} writes "
                        f"{work}/review-sheet.md), or publish without them: --allow-unreviewed "
                        "(make: PUBLISH_FLAGS=--allow-unreviewed)")
-    date = result["provenance"]["decline_list_date"]
-    scoring["decline_as_of"] = date
+    rules_date = result["provenance"]["decline_list_date"]
+    scoring["decline_as_of"] = rules_date
     outputs.write_outputs(result, staging)
     commit, dirty = git_state()
     listing = {name: describe(staging, name, role_of(name))
@@ -180,7 +180,7 @@ def build(staging, quarter, allow_unreviewed, work):
     manifest = {
         "format": 2, "quarter": quarter, "files": listing,
         "scoring": scoring,
-        "decline_list_date": date,
+        "decline_list_date": rules_date,
         "scored_with": {"tool": "score.py", "version": VERSION, "git_commit": commit,
                         "git_dirty": dirty, "python": python_version()},
         "runs": {"run_dates": result["provenance"]["run_dates"],

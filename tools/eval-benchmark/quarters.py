@@ -41,9 +41,9 @@ def describe(folder):
     runs = manifest.get("runs") or {}
     cov = manifest.get("review_coverage") or {}
     page = os.path.join(folder, "index.html")
-    rules = manifest["scoring"].get("decline_as_of") or manifest.get("decline_list_date")
+    rules_date = manifest["scoring"].get("decline_as_of") or manifest.get("decline_list_date")
     return " | ".join([name, f"asked {', '.join(runs.get('run_dates') or ['?'])}",
-                       f"rules of {rules}",
+                       f"rules of {rules_date}",
                        f"reviewed {cov.get('reviewed', '?')} of {cov.get('required', '?')}",
                        os.path.relpath(page) if os.path.exists(page) else "no page"])
 

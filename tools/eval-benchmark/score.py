@@ -98,7 +98,7 @@ def parse_args(argv):
     parser.add_argument("--example", action="store_true",
                         help="label the results an example (run.status not_run), e.g. a run "
                              "against loopback stand-ins")
-    parser.add_argument("--rules-as-of", "--decline-as-of", dest="rules_as_of",
+    parser.add_argument("--rules-as-of", "--decline-as-of", dest="rules_date",
                         metavar="YYYY-MM-DD",
                         help="score with the rules (the DECLINE list and the text rules, "
                              "evalkit/rubric/rulebook.py) as they stood on this date (default: the "
@@ -165,12 +165,12 @@ def score_scenarios(args):
     return 0
 
 
-def rules_text(as_of=None):
+def rules_text(rules_date=None):
     """Each measure's rule, as its function states it (the first paragraph of
     its docstring, evalkit/rubric/measures.py), then the dated changes in
     force and those after: what a quoted number was scored with."""
-    rules = rules_as_of(as_of)
-    lines = [f"The rules of {rules.date}: their results are those of tools {rules.version} "
+    rules = rules_as_of(rules_date)
+    lines = [f"The rules of {rules.rules_date}: their results are those of tools {rules.version} "
              f"(this is score.py {VERSION})", ""]
     for measure in MEASURES:
         rule = " ".join(getattr(measures, measure).__doc__.split("\n\n")[0].split())
@@ -180,7 +180,7 @@ def rules_text(as_of=None):
     for date, key, what in CHANGES:
         entry = textwrap.wrap(f"{date} {key}: {what}", 88, initial_indent="  ",
                               subsequent_indent="    ")
-        if date <= rules.date:
+        if date <= rules.rules_date:
             lines += entry
         else:
             later += entry
@@ -191,7 +191,7 @@ def rules_text(as_of=None):
 
 def score_command(args):
     if args.rules:
-        sys.stdout.write(rules_text(args.rules_as_of))
+        sys.stdout.write(rules_text(args.rules_date))
         return 0
     question_files, raw_files = split_files(args.files)
     # Scoring keeps a row per question and makes no reference cycles, yet the
@@ -202,7 +202,7 @@ def score_command(args):
     collecting = gc.isenabled()
     gc.disable()
     try:
-        result = siteqa.score(question_files, raw_files, args.reviews, args.rules_as_of,
+        result = siteqa.score(question_files, raw_files, args.reviews, args.rules_date,
                               args.history,
                               keep_detail=bool(args.json_out or args.csv_out or args.html_out
                                                or args.review_sheet or args.review_page))

@@ -317,7 +317,7 @@ def provenance(p, lang):
          if p["platform_versions"] else label(lang, "not_reported")),
         ("run_dates", data(", ".join(p["run_dates"]))),
         ("run_commit", ", ".join(commit(c) for c in p["run_git_commits"])),
-        ("rules_as_of", data(p["decline_list_date"])),
+        ("rules_date", data(p["decline_list_date"])),
         ("reviews", data(p["reviews"]["file"]) if p["reviews"]["file"]
          else label(lang, "no_reviews")),
         ("scored_by", data(f"{p['scorer']['tool']} {p['scorer']['version']}")))

@@ -141,7 +141,7 @@ LABELS = {
     "unknown": {"en": "unknown", "he": "לא ידוע", "ru": "неизвестен"},
     "uncommitted": {"en": "(uncommitted changes)", "he": "(עם שינויים שלא נכנסו לקומיט)",
                     "ru": "(с незакоммиченными изменениями)"},
-    "rules_as_of": {"en": "Scoring rules as of", "he": "תאריך כללי הניקוד",
+    "rules_date": {"en": "Scoring rules as of", "he": "תאריך כללי הניקוד",
                     "ru": "Дата правил подсчёта"},
     "reviews": {"en": "Reviews", "he": "קובץ הבדיקות", "ru": "Файл проверки"},
     "no_reviews": {"en": "none", "he": "אין", "ru": "нет"},

@@ -1,12 +1,15 @@
 """The rules' history: every change that can move a published number, dated.
 
 A quarter is scored with the rules in force on its date, so that a published
-quarter re-scores byte for byte whatever came after it. ``rules_as_of(date)``
-gives those rules; score.py takes the date as ``--rules-as-of`` (the older name
-``--decline-as-of`` still works) and a quarter's MANIFEST records it as
-``scoring.decline_as_of``; results record the date of the newest change in
-force as ``provenance.decline_list_date``. The names come from the DECLINE
-list, the first dated rule; the date covers every rule below.
+quarter re-scores byte for byte whatever came after it. The code calls that
+date ``rules_date`` everywhere; ``rules_as_of(rules_date)`` gives those rules.
+Where users and files spell it, the spellings stay as first published:
+score.py's option ``--rules-as-of`` (the older ``--decline-as-of`` still
+works), a quarter MANIFEST's ``scoring.decline_as_of``, and results'
+``provenance.decline_list_date`` (the date of the newest change in force).
+Those JSON names come from the DECLINE list, the first dated rule, and are
+kept so that published files re-score byte for byte; the date covers every
+rule below.
 
 CHANGES is the one table of every dated change; the methodology page prints
 it (tests/test_docs.py holds the two together). A change takes effect on its
@@ -19,7 +22,8 @@ from .. import BadInput, calendar_date
 from ..textmatch import normalize
 
 # (date, key, what changed). ``key`` names the Rules attribute that turns the
-# change on; "decline" changes are the DECLINE list below.
+# change on; "decline" changes are the DECLINE list below; "rubric" and
+# "pages" turn nothing on (the first rules; pages are presentations).
 CHANGES = (
     ("2026-10-28", "rubric", "The rubric's measures as first published, with the DECLINE list."),
     ("2026-11-05", "decline", "DECLINE list: \"does not provide / specify / cover\" and their "
@@ -152,31 +156,30 @@ def change_dates():
 
 
 class Rules:
-    """The rules in force on one date: ``date`` (of the newest change in
-    force), ``version`` (of the scorer output they give), ``phrases`` (the
+    """The rules in force on one date: ``rules_date`` (of the newest change
+    in force), ``version`` (of the scorer output they give), ``phrases`` (the
     DECLINE list, normalised, in list order; ``phrases_in[lang]`` those of one
     language), one flag per dated change
     (``word_bounds``, ``visible_blank``, ``same_page``, ``bare_domains``,
     ``review_flags``, ``number_bounds``, ``word_forms``, ``negation_flag``,
-    ``value_flags``, ``sampled_review``) and ``pages``, the edition of the results pages: 1,
-    the one English page (evalkit/pages/htmlpage_v1.py), or 2, a page per language
-    (evalkit/pages/htmlpage.py)."""
+    ``value_flags``, ``sampled_review``). The "pages" change turns nothing on
+    any more: a page presents results.json, and every quarter gets today's
+    pages (reproduce.py checks them by what they show)."""
 
-    def __init__(self, as_of):
-        in_force = {key for date, key, _what in CHANGES if date <= as_of}
-        self.date = max(date for date, _key, _what in CHANGES if date <= as_of)
-        self.version = [version for date, version in VERSIONS if date <= as_of][-1]
-        self.phrases = [normalize(phrase) for date, _lang, items in DECLINE if date <= as_of
+    def __init__(self, rules_date):
+        in_force = {key for date, key, _what in CHANGES if date <= rules_date}
+        self.rules_date = max(date for date, _key, _what in CHANGES if date <= rules_date)
+        self.version = [version for date, version in VERSIONS if date <= rules_date][-1]
+        self.phrases = [normalize(phrase) for date, _lang, items in DECLINE if date <= rules_date
                         for phrase in items]
         self.phrases_in = {lang: [normalize(phrase) for date, of, items in DECLINE
-                                  if date <= as_of and of == lang for phrase in items]
+                                  if date <= rules_date and of == lang for phrase in items]
                            for lang in ("en", "he", "ru")}
         self.word_bounds = "word_bounds" in in_force
         self.visible_blank = "visible_blank" in in_force
         self.same_page = "same_page" in in_force
         self.bare_domains = "bare_domains" in in_force
         self.review_flags = "review_flags" in in_force
-        self.pages = 2 if "pages" in in_force else 1
         self.number_bounds = "number_bounds" in in_force
         self.word_forms = "word_forms" in in_force
         self.negation_flag = "negation_flag" in in_force
@@ -184,24 +187,24 @@ class Rules:
         self.sampled_review = "sampled_review" in in_force
 
 
-def rules_as_of(as_of=None):
-    """The Rules in force on ``as_of`` (``YYYY-MM-DD``; without it, the newest).
+def rules_as_of(rules_date=None):
+    """The Rules in force on ``rules_date`` (``YYYY-MM-DD``; without it, the newest).
 
     The DECLINE phrases of every language apply to every answer: a decline in
     the wrong language is still a decline, and the language measure catches
     the language."""
-    if as_of is None:
-        as_of = change_dates()[-1]
-    return Rules(check_date(as_of))
+    if rules_date is None:
+        rules_date = change_dates()[-1]
+    return Rules(check_date(rules_date))
 
 
-def check_date(as_of, what="--rules-as-of"):
-    """``as_of`` when it is a date of the calendar, written YYYY-MM-DD, on or
+def check_date(rules_date, what="--rules-as-of"):
+    """``rules_date`` when it is a date of the calendar, written YYYY-MM-DD, on or
     after the first rules; else BadInput naming ``what``, where the date was
     given (the option, or a manifest's field)."""
     first = change_dates()[0]
-    if not calendar_date(as_of):
-        raise BadInput(f"{what} {as_of!r}: give a day of the calendar as YYYY-MM-DD")
-    if as_of < first:
-        raise BadInput(f"{what} {as_of}: the rules begin on {first}")
-    return as_of
+    if not calendar_date(rules_date):
+        raise BadInput(f"{what} {rules_date!r}: give a day of the calendar as YYYY-MM-DD")
+    if rules_date < first:
+        raise BadInput(f"{what} {rules_date}: the rules begin on {first}")
+    return rules_date

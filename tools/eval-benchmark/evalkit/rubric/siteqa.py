@@ -333,7 +333,7 @@ def provenance(sets, facts, reviews_path, reviews, rules, other_inputs):
         "reviews": {"file": os.path.basename(reviews_path) if reviews_path else None,
                     "entries": sum(len(r["verdicts"]) + (r["faulty"] is not None)
                                    for r in reviews.values())},
-        "decline_list_date": rules.date,
+        "decline_list_date": rules.rules_date,
         "scorer": {"tool": SCORER, "version": rules.version},
         "inputs": [{"file": os.path.basename(qset.path), "role": "questions",
                     "sha256": qset.sha256} for qset in sets] +

@@ -62,6 +62,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import REPO, BadInput, cli, one_line  # noqa: E402
 from evalkit.aieval import resultfile  # noqa: E402
+from evalkit.jsonl import sha256_of  # noqa: E402
 from evalkit.pages import csvexport, outputs, scenario_run, shown  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.rubric.quarter import load_manifest, open_regular  # noqa: E402
@@ -126,7 +127,7 @@ def compare_output(folder, name, entry, new):
         return [f"differs    {name} ({problem})"], False
     with fh:
         old = fh.read()
-    if new == old and hashlib.sha256(old).hexdigest() == entry["sha256"]:
+    if new == old and sha256_of(old) == entry["sha256"]:
         return [f"identical  {name}"], True
     diff = difflib.unified_diff(old.decode("utf-8", "replace").splitlines(),
                                 new.decode("utf-8", "replace").splitlines(),
@@ -150,7 +151,7 @@ def check_page(folder, name, entry, result):
         return [f"differs    {name} ({problem})"], False
     with fh:
         data = fh.read()
-    if hashlib.sha256(data).hexdigest() != entry["sha256"] or len(data) != entry["bytes"]:
+    if sha256_of(data) != entry["sha256"] or len(data) != entry["bytes"]:
         return [f"differs    {name} (does not match MANIFEST.json)"], False
     check = csvexport.problems if name == "results.csv" else shown.problems
     found, compared = check(data.decode("utf-8", "replace"), result)

@@ -206,6 +206,14 @@ def read_json(path, unique_keys=False):
     return read_json_sha(path, unique_keys)[0]
 
 
+def sha256_of(data):
+    """The sha256 of bytes, or of a text's UTF-8, as 64 hex digits: the one
+    digest every file, answer and prompt is recorded by."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return hashlib.sha256(data).hexdigest()
+
+
 def sha256_file(path):
     """The sha256 of a file's bytes, read a block at a time."""
     digest = hashlib.sha256()
@@ -220,7 +228,7 @@ def read_json_sha(path, unique_keys=False):
     ``unique_keys`` a key given twice in one object is refused (a file people
     write by hand, where the second ``"value"`` would silently win)."""
     data, text = read_file(path)
-    sha256 = hashlib.sha256(data).hexdigest()
+    sha256 = sha256_of(data)
     del data  # not held while the text is parsed: a question file's bytes are 30 MB at 100,000
     decoder = _UNIQUE_DECODER if unique_keys else _DECODER
     try:

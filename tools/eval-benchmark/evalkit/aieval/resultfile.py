@@ -72,7 +72,6 @@ run.
 """
 
 import datetime
-import hashlib
 import os
 import re
 import subprocess
@@ -84,7 +83,7 @@ from ..families import family, same_family
 from ..fields import wrong_field
 from .grounding import Corpus, Rules, score as score_grounding
 from .intake import Vocabulary, load_cases, score as score_intake
-from ..jsonl import read_json
+from ..jsonl import read_json, sha256_file, sha256_of
 from ..provenance import host_of, is_local_host, literal_address
 
 FORMAT = 3
@@ -441,8 +440,7 @@ def _corpus_problems(doc, names):
 
 def _sha256_file(path):
     try:
-        with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
+        return sha256_file(path)
     except OSError:
         return None
 
@@ -547,7 +545,7 @@ def _prompt_history_problems(run, root):
     commit, found = run["git_commit"], []
     for prompt in run["prompt_versions"]:
         data = _git(root, "show", f"{commit}:{PROMPTS}/{prompt['name']}.md", binary=True)
-        if data is None or hashlib.sha256(data).hexdigest() != prompt["sha256"]:
+        if data is None or sha256_of(data) != prompt["sha256"]:
             found.append(f"prompt {prompt['name']}: not the file of that name at {commit[:12]}")
     return found
 
@@ -571,7 +569,7 @@ def history_problems(doc, root):
         for role, item in sorted(run["inputs"].items()):
             data = _git(root, "show", f"{commit}:{item['path']}", binary=True) \
                 if item.get("path") else None
-            if data is None or hashlib.sha256(data).hexdigest() != item["sha256"]:
+            if data is None or sha256_of(data) != item["sha256"]:
                 found.append(f"run.inputs.{role}: {item.get('path') or item.get('name')} is not "
                              f"at {commit[:12]} with the recorded sha256")
                 continue

@@ -9,11 +9,11 @@ value holding braces (a homeowner who writes ``{text}``) is never filled in
 again.
 """
 
-import hashlib
 import os
 import re
 
 from .. import SCRIPTS_DIR, BadInput
+from ..jsonl import sha256_of
 
 PROMPTS_DIR = os.path.join(SCRIPTS_DIR, "prompts")
 _NAME = re.compile(r"^[a-z0-9-]+-v\d+$")
@@ -46,4 +46,4 @@ def load(name, folder=PROMPTS_DIR):
             data = fh.read()
     except FileNotFoundError:
         raise BadInput(f"{path}: no such prompt") from None
-    return Prompt(name, data.decode("utf-8"), hashlib.sha256(data).hexdigest())
+    return Prompt(name, data.decode("utf-8"), sha256_of(data))

@@ -7,12 +7,12 @@ an atom is escaped: html.escape on the pages, report.inert in results.md (a
 model's name, an evaluator's error, an id); no JavaScript.
 """
 
-import hashlib
 import json
 import os
 import re
 from html import escape
 
+from ..jsonl import sha256_of
 from ..scenario.atomscore import CREDIT, DIMENSIONS, GAP
 from ..rubric.report import inert
 
@@ -94,7 +94,7 @@ def detail_name(cell):
     """
     exact = json.dumps([cell["scenario"], cell["variant"], cell["evaluator"], cell["repeat"]],
                        ensure_ascii=False)
-    digest = hashlib.sha256(exact.encode("utf-8")).hexdigest()[:12]
+    digest = sha256_of(exact)[:12]
     return (f"{slug(cell['scenario'])}--{slug(cell['variant'])}--{slug(cell['evaluator'])}"
             f"--r{cell['repeat']}-{digest}.html")
 

@@ -27,7 +27,6 @@ compares every output byte for byte: one line per file, ``verified``,
 writes and the manifest lacks, differs too).
 """
 
-import hashlib
 import json
 import os
 import shutil
@@ -35,7 +34,7 @@ import stat
 import tempfile
 
 from .. import REPO, BadInput
-from ..jsonl import dumps_file, read_json, write_all_atomic
+from ..jsonl import dumps_file, read_json, sha256_of, write_all_atomic
 from ..rubric.quarter import describe, file_kind, open_regular
 from ..scenario import scenario_score
 from ..scenario.scenarios import load_scenarios
@@ -179,7 +178,7 @@ def check_inputs(folder, manifest):
             ok = False
             continue
         with fh:
-            digest = hashlib.sha256(fh.read()).hexdigest()
+            digest = sha256_of(fh.read())
         if digest != files[name].get("sha256"):
             lines.append(f"differs    {name} (input does not match MANIFEST.json)")
             ok = False

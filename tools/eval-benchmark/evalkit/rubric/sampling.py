@@ -46,9 +46,8 @@ any other), and never a figure of the results table; the rate is of the
 sample, not a correction applied to the table.
 """
 
-import hashlib
-
 from .. import BadInput
+from ..jsonl import sha256_of
 from .measures import APPLIES, MEASURES
 from .report import rate
 from ..stats import wilson
@@ -64,7 +63,7 @@ PER_SET = 20
 def sample_key(run_id, question_id):
     """The draw's order of one answer: sha256 of ``run_id``, a line feed and
     ``question_id`` (UTF-8), as 64 hex digits."""
-    return hashlib.sha256(f"{run_id}\n{question_id}".encode("utf-8")).hexdigest()
+    return sha256_of(f"{run_id}\n{question_id}")
 
 
 def candidate(row, answer, review, where):

@@ -23,7 +23,6 @@ dimension the agreement between each pair of evaluators), ``stability``
 for and looked nothing up for).
 """
 
-import hashlib
 import os
 import re
 from fractions import Fraction
@@ -34,7 +33,7 @@ from .atoms import validate, variant_of
 from .corpus import Corpus
 from ..families import same_family, split_variant
 from ..provenance import host_of, is_local_host
-from ..jsonl import iter_jsonl, sha256_file
+from ..jsonl import iter_jsonl, sha256_file, sha256_of
 from ..responses import answer_text
 from ..fields import wrong_field
 
@@ -127,7 +126,7 @@ def read_atoms(paths, answers, scenarios):
                                "among the raw files given")
             check_not_self(line, where, evaluator, answer)
             text = answer["text"] or ""
-            if line.get("response_sha256") != hashlib.sha256(text.encode("utf-8")).hexdigest():
+            if line.get("response_sha256") != sha256_of(text):
                 raise BadInput(f"{where}: these atoms are of another answer than the raw line's "
                                "(response_sha256 differs)")
             atoms = line.get("atoms")

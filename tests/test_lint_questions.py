@@ -91,7 +91,7 @@ class LintQuestions(unittest.TestCase):
         self.assertIn("defect(s) in 2 file(s), rules as of 2026-11-05", err)
 
     def test_the_second_version_shows_what_the_third_mends(self):
-        code, out, err = call_main(lint_questions, SECOND)
+        code, out, err = call_main(lint_questions, SECOND + ["--rules-as-of", "2026-12-02"])
         self.assertEqual(code, 1, err)
         self.assertEqual([line.split(": ", 1)[1] for line in out.splitlines()], SECOND_DEFECTS)
         self.assertIn("12 defect(s) in 2 file(s), rules as of 2026-12-02", err)

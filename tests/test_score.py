@@ -4,6 +4,7 @@ reviews, and every refusal (one line on stderr, exit 2, no traceback)."""
 import json
 import os
 import random
+import re
 import shutil
 import tempfile
 import unittest
@@ -24,6 +25,12 @@ GOLDEN = os.path.join(ROOT, "tests", "golden")
 
 def scored(reviews=None, rules_date=None, raw=RAW):
     return siteqa.score([QUESTIONS], [raw], reviews, rules_date)
+
+
+def unsigned(markdown):
+    """results.md without the sha256 of its signature, which names the raw
+    files' bytes: the same table from other files is signed otherwise."""
+    return re.sub(r"(?m)^(Signature: .* sha256) [0-9a-f]{64}$", r"\1 ...", markdown)
 
 
 def read(path):
@@ -87,10 +94,11 @@ class Golden(ScoreTestCase):
         self.assertEqual((ru["delivered"]["passed"], ru["delivered"]["applicable"]), (3, 4))
         self.assertEqual((ru["right_page_cited"]["passed"], ru["right_page_cited"]["applicable"]), (1, 2))
         self.assertEqual(result["provenance"]["run"]["status"], "not_run")
-        self.assertEqual(result["provenance"]["decline_list_date"], "2026-12-02")
+        self.assertEqual(result["provenance"]["decline_list_date"], "2026-12-03")
 
     def test_order_of_raw_lines_does_not_matter(self):
-        # Every output the same, but for the raw file's own sha256.
+        # Every output the same, but for the raw file's own sha256 (and the
+        # signature of results.md, made of it: class Signature below).
         lines = read(RAW).splitlines(keepends=True)
         expected = None
         for seed in range(3):
@@ -103,7 +111,7 @@ class Golden(ScoreTestCase):
             raw_input = next(i for i in doc["provenance"]["inputs"] if i["role"] == "raw")
             self.assertEqual(raw_input["sha256"], support.sha256_text("".join(lines)))
             raw_input["sha256"] = "shuffled"
-            got = (read(md), doc)
+            got = (unsigned(read(md)), doc)
             expected = expected or got
             self.assertEqual(got, expected)
 
@@ -113,7 +121,7 @@ class Golden(ScoreTestCase):
         b = self.write("b.jsonl", "".join(lines[5:]))
         code, out, _ = call_main(score, [QUESTIONS, a, b, "--reviews", REVIEWS])
         self.assertEqual(code, 0)
-        self.assertEqual(out, read(os.path.join(GOLDEN, "mini-results.md")))
+        self.assertEqual(unsigned(out), unsigned(read(os.path.join(GOLDEN, "mini-results.md"))))
 
 
 class LinesAndQuestions(ScoreTestCase):
@@ -148,7 +156,7 @@ class LinesAndQuestions(ScoreTestCase):
         md, js = self.path("s.md"), self.path("s.json")
         code, _out, err = call_main(score, [QUESTIONS, raw, "--reviews", REVIEWS, "--out", md])
         self.assertEqual(code, 0, err)
-        self.assertEqual(read(md), read(os.path.join(GOLDEN, "mini-results.md")))
+        self.assertEqual(unsigned(read(md)), unsigned(read(os.path.join(GOLDEN, "mini-results.md"))))
         code, _out, err = call_main(score, [QUESTIONS, raw, "--reviews", REVIEWS, "--json", js])
         self.assertEqual(code, 0, err)
         rows = json.loads(read(js))["questions"]
@@ -443,3 +451,62 @@ class RulesHelp(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertEqual(err, "score.py: give at least one question file (.json) and one raw "
                               "file (.jsonl)\n")
+
+
+class Signature(unittest.TestCase):
+    """From the rules of 2026-12-03 results.md ends with one line a quoted
+    figure can carry; its sha256 is what ``sha256sum`` of the question files,
+    then the raw files, piped to ``sha256sum`` prints (the methodology page's
+    recipe), whatever the order the files were given in."""
+
+    def results_md(self, raws, *options):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "results.md")
+            code, _, err = call_main(score, [QUESTIONS, *raws, "--out", out, *options])
+            self.assertEqual(code, 0, err)
+            return read(out)
+
+    def split_raw(self, tmp):
+        """raw-mini.jsonl as two files, b before a in name order reversed."""
+        with open(RAW, encoding="utf-8") as fh:
+            lines = fh.readlines()
+        paths = [os.path.join(tmp, "raw-b.jsonl"), os.path.join(tmp, "raw-a.jsonl")]
+        for path, part in zip(paths, (lines[::2], lines[1::2])):
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.writelines(part)
+        return paths
+
+    @staticmethod
+    def sha256sum_recipe(questions, raws):
+        import hashlib
+
+        def digest(path):
+            with open(path, "rb") as fh:
+                return hashlib.sha256(fh.read()).hexdigest()
+        listing = "".join(f"{digest(p)}  {os.path.basename(p)}\n"
+                          for group in (questions, raws)
+                          for p in sorted(group, key=os.path.basename))
+        return hashlib.sha256(listing.encode()).hexdigest()
+
+    def test_the_last_line_is_the_signature_of_the_inputs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            raws = self.split_raw(tmp)
+            text = self.results_md(raws)
+            reversed_text = self.results_md(raws[::-1])
+            expected = self.sha256sum_recipe([QUESTIONS], raws)
+        last = text.rstrip("\n").split("\n")[-1]
+        self.assertEqual(last, f"Signature: site-qa, rules of 2026-12-03, score.py 0.6.0, "
+                               f"questions and raw answers sha256 {expected}")
+        self.assertEqual(text, reversed_text)
+
+    def test_another_raw_file_another_signature(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            raws = self.split_raw(tmp)
+            whole = self.results_md([RAW]).rstrip("\n").split("\n")[-1]
+            split = self.results_md(raws).rstrip("\n").split("\n")[-1]
+        self.assertNotEqual(whole, split)
+
+    def test_earlier_rules_write_no_signature(self):
+        text = self.results_md([RAW], "--rules-as-of", "2026-12-02")
+        self.assertNotIn("Signature:", text)
+        self.assertTrue(text.endswith("- Scored by: score.py 0.5.0\n"), text[-80:])

@@ -43,7 +43,7 @@ REPO = os.path.dirname(os.path.dirname(SCRIPTS_DIR))
 #          and sampled on each row), the pages and the review sheet, beside
 #          the other rules of that date. Older rules keep the output of 0.4.0
 #          and 0.2.0.
-VERSION = "0.5.0"
+VERSION = "0.6.0"
 
 # ASCII digits only, the whole text: \d would take other scripts' digits.
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")

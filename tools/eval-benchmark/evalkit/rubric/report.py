@@ -8,7 +8,8 @@ the mechanical one in brackets: ``13/14 (12/15)``.
 
 From the rules of 2026-12-02, results.md and the review sheet have a
 section on the sampled review of passes (evalkit/rubric/sampling.py); its figures
-are formatted once, by ``sample_texts``, for results.md and the pages.
+are formatted once, by ``sample_texts``, for results.md and the pages. From
+those of 2026-12-03, results.md ends with its signature (``signature``).
 
 Median latency is over delivered answers, from the last attempt of each (the
 one that delivered it); with an even count it is the mean of the two middle
@@ -24,7 +25,9 @@ use it.
 import json
 import re
 
+from ..jsonl import sha256_of
 from .measures import APPLIES, FLAGS, MEASURES, TITLES
+from .rulebook import rules_as_of
 from ..stats import wilson
 
 LANG_ORDER = ("en", "he", "ru")
@@ -247,7 +250,24 @@ def render_markdown(result):
                  + (f" ({p['reviews']['entries']} entries)" if p['reviews']['file'] else ""))
     lines.append(f"- DECLINE list as of: {p['decline_list_date']}")
     lines.append(f"- Scored by: {p['scorer']['tool']} {p['scorer']['version']}")
+    if rules_as_of(p["decline_list_date"]).signature:
+        lines += ["", signature(p)]
     return "\n".join(lines) + "\n"
+
+
+def signature(p):
+    """results.md's last line: what made it, in one line a quoted figure can
+    carry. The inputs' sha256 is that of the lines ``sha256sum`` prints for
+    the question files, then the raw files, each group in name order and
+    without folders, so that in a quarter folder ``LC_ALL=C sha256sum
+    questions-*.json raw-*.jsonl | sha256sum`` prints it too."""
+    listed = "".join(f"{item['sha256']}  {item['file']}\n"
+                     for role in ("questions", "raw")
+                     for item in sorted((i for i in p["inputs"] if i["role"] == role),
+                                        key=lambda i: i["file"]))
+    return (f"Signature: site-qa, rules of {p['decline_list_date']}, "
+            f"{p['scorer']['tool']} {p['scorer']['version']}, questions and raw answers "
+            f"sha256 {sha256_of(listed)}")
 
 
 def percent(x):

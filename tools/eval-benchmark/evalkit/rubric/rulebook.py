@@ -82,14 +82,22 @@ CHANGES = (
                                      "person is reviewed too, drawn by a fixed rule from the "
                                      "run's own ids; the false-pass rate found in it is "
                                      "published per measure with its Wilson interval."),
+    ("2026-12-03", "signature", "results.md ends with a one-line signature of what made it: "
+                                "the suite, the rules' date, the scorer version, and one "
+                                "sha256 of the question and raw files (the sha256 of what "
+                                "`sha256sum` prints for the question files, then the raw "
+                                "files, each in name order, without folders), so that a "
+                                "quoted figure carries it."),
 )
 
 # The scorer version whose output the rules of a date give (evalkit.VERSION is
 # the newest). Results scored under rules before 2026-12-01 are byte for byte
 # those of 0.2.0; those under the rules of 2026-12-01, pages included, of 0.4.0
 # (0.3.0 wrote them with the one English page of 0.2.0); those of 2026-12-02
-# on, with the sampled review, of 0.5.0.
-VERSIONS = (("2026-10-28", "0.2.0"), ("2026-12-01", "0.4.0"), ("2026-12-02", "0.5.0"))
+# on, with the sampled review, of 0.5.0; those of 2026-12-03 on, signed, of
+# 0.6.0.
+VERSIONS = (("2026-10-28", "0.2.0"), ("2026-12-01", "0.4.0"), ("2026-12-02", "0.5.0"),
+            ("2026-12-03", "0.6.0"))
 
 # The DECLINE list: phrases that mark an answer as a decline, added by date and
 # language. A phrase states that the answer is not known or not on the site;
@@ -162,7 +170,7 @@ class Rules:
     language), one flag per dated change
     (``word_bounds``, ``visible_blank``, ``same_page``, ``bare_domains``,
     ``review_flags``, ``number_bounds``, ``word_forms``, ``negation_flag``,
-    ``value_flags``, ``sampled_review``). The "pages" change turns nothing on
+    ``value_flags``, ``sampled_review``, ``signature``). The "pages" change turns nothing on
     any more: a page presents results.json, and every quarter gets today's
     pages (reproduce.py checks them by what they show)."""
 
@@ -185,6 +193,7 @@ class Rules:
         self.negation_flag = "negation_flag" in in_force
         self.value_flags = "value_flags" in in_force
         self.sampled_review = "sampled_review" in in_force
+        self.signature = "signature" in in_force
 
 
 def rules_as_of(rules_date=None):

@@ -102,6 +102,42 @@ class Assistant(unittest.TestCase):
         ctx.exception.close()
 
 
+class SlowLog:
+    """A stderr whose every write takes a while, as a busy machine's may."""
+
+    def __init__(self):
+        self.lines = []
+
+    def write(self, text):
+        time.sleep(0.3)
+        self.lines.append(text)
+
+    def flush(self):
+        pass
+
+
+class RequestLog(unittest.TestCase):
+    def test_the_line_is_written_before_the_answer_leaves(self):
+        # A stop right after an answer (SIGTERM, below) must not lose its
+        # line: the handler threads are daemons, cut off when the server exits.
+        httpd = server.make_server()
+        thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+        log = SlowLog()
+        self.addCleanup(setattr, sys, "stderr", sys.stderr)
+        sys.stderr = log
+        self.addCleanup(httpd.server_close)
+        self.addCleanup(httpd.shutdown)
+        thread.start()
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{httpd.server_address[1]}/api/query", method="POST",
+            data=json.dumps({"question": "hours?", "page_url": EN,
+                             "key": "pk_demo_med_en"}).encode())
+        with NO_PROXY.open(req, timeout=10) as resp:
+            resp.read()
+        self.assertEqual(len(log.lines), 1)
+        self.assertRegex(log.lines[0], r"^POST /api/query 200 \d+ ms pk_demo_med_en\n$")
+
+
 class Process(unittest.TestCase):
     def test_port_file_log_and_clean_stop_on_sigterm(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -97,6 +97,9 @@ class Handler(BaseHTTPRequestHandler):
         pass  # one line per request is written by _log instead
 
     def _log(self, status, started, note=""):
+        # Called before the reply is written: a client that has its answer
+        # finds the request's line in the log, even when the server is
+        # stopped right after (handler threads are daemons, cut off at exit).
         if not self.server.quiet:
             ms = int((time.monotonic() - started) * 1000 + 0.5)
             sys.stderr.write(f"{self.command} {self.path} {status} {ms} ms{note}\n")
@@ -122,38 +125,39 @@ class Handler(BaseHTTPRequestHandler):
             path += "/"
         file = self.server.assistant.files.get(path)
         if file is None:
-            self._send(404, b"not found\n", "text/plain; charset=utf-8")
-            return self._log(404, started)
+            self._log(404, started)
+            return self._send(404, b"not found\n", "text/plain; charset=utf-8")
         with open(file, "rb") as fh:
-            self._send(200, fh.read(), "text/html; charset=utf-8")
+            page = fh.read()
         self._log(200, started)
+        self._send(200, page, "text/html; charset=utf-8")
 
     do_HEAD = do_GET
 
     def do_POST(self):
         started = time.monotonic()
         if urlsplit(self.path).path != "/api/query":
-            self._json(404, {"error": "not_found", "message": "POST /api/query"})
-            return self._log(404, started)
+            self._log(404, started)
+            return self._json(404, {"error": "not_found", "message": "POST /api/query"})
         length = self.headers.get("Content-Length")
         if length is None or not length.isdigit():
             self.close_connection = True
-            self._json(411, {"error": "length_required", "message": "send Content-Length"})
-            return self._log(411, started)
+            self._log(411, started)
+            return self._json(411, {"error": "length_required", "message": "send Content-Length"})
         if int(length) > MAX_BODY:
             self.close_connection = True  # the body is not read, so the connection is done
-            self._json(413, {"error": "too_large", "message": f"at most {MAX_BODY} bytes"})
-            return self._log(413, started)
+            self._log(413, started)
+            return self._json(413, {"error": "too_large", "message": f"at most {MAX_BODY} bytes"})
         raw = self.rfile.read(int(length))
         try:
             body = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
-            self._json(400, {"error": "bad_request", "message": "the body is not UTF-8 JSON"})
-            return self._log(400, started)
+            self._log(400, started)
+            return self._json(400, {"error": "bad_request", "message": "the body is not UTF-8 JSON"})
         status, reply = self.server.assistant.query(body)
-        self._json(status, reply)
         key = body.get("key") if isinstance(body, dict) else None
         self._log(status, started, f" {key}" if isinstance(key, str) and len(key) < 40 else "")
+        self._json(status, reply)
 
 
 def make_server(host="127.0.0.1", port=0, sites_dir=DEFAULT_SITES, quiet=False,

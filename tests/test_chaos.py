@@ -18,6 +18,7 @@ from tests.support import FIXTURES, WidgetServer, call_main, read_lines
 import atomize  # noqa: E402
 import run  # noqa: E402
 import score  # noqa: E402
+from evalkit.asking import rawline  # noqa: E402
 
 # fault -> attempts the policy allows (2: the one retry after a failed request)
 FAULTS = {
@@ -86,7 +87,7 @@ class WidgetFaults(unittest.TestCase):
             lines = read_lines(out)
             self.assertEqual(code, 2)
             self.assertIn("all failed the same way (connection refused)", err)
-            self.assertEqual(len(lines), run.FIRST_FAILURES)
+            self.assertEqual(len(lines), rawline.FIRST_FAILURES)
             self.assertTrue(all([a["error"] for a in l["attempts"]] == ["connection refused"] * 2
                                 for l in lines))
 

@@ -14,6 +14,7 @@ from tests.support import ROOT, call_main, read_lines
 import atomize  # noqa: E402
 import run  # noqa: E402
 import score  # noqa: E402
+from evalkit.asking import modelrun  # noqa: E402
 from evalkit.scenario.corpus import Corpus  # noqa: E402
 from evalkit.scenario.scenarios import load_scenarios, user_text  # noqa: E402
 
@@ -42,7 +43,7 @@ class Grounded(unittest.TestCase):
     def test_the_passages_are_in_the_prompt_and_on_the_line(self):
         gen, out = self.generate("--context", "corpus")
         case = load_scenarios(CASES).scenarios[0]
-        hits = Corpus(CODE).search(user_text(case), run.CONTEXT_PASSAGES)
+        hits = Corpus(CODE).search(user_text(case), modelrun.CONTEXT_PASSAGES)
         self.assertTrue(hits)
         user = gen.requests[0]["json"]["messages"][-1]["content"]
         self.assertTrue(user.startswith(user_text(case) + "\n\nPassages of Riverton's code"))

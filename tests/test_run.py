@@ -19,7 +19,7 @@ from tests.support import FIXTURES, LoopbackServer, WidgetServer, call_main, rea
 
 import run  # noqa: E402  (tools/eval-benchmark is on sys.path through support)
 import server  # noqa: E402  (tools/demo-assistant, on sys.path through test_docs)
-from evalkit.asking import http  # noqa: E402
+from evalkit.asking import http, siterun  # noqa: E402
 
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
 
@@ -355,11 +355,11 @@ class EndpointCheck(RunTestCase):
             return send(method, url, headers, data, *args)
         with mock.patch.object(http, "send", counted):
             code, _, err = self.run_main(endpoint=endpoint, check=True)
-        self.assertEqual(sent, [run.PROBE] * greetings)
+        self.assertEqual(sent, [siterun.PROBE] * greetings)
         self.assertEqual(code, 2, err)
         self.assertIn(expected, err)
         self.assertEqual(len(err.strip().splitlines()), 1, err)
-        self.assertFalse(os.path.exists(self.out) and read_lines(self.out))
+        self.assertFalse(os.path.exists(self.out))   # a refused command leaves no file behind
 
     def test_the_url_the_demo_server_prints(self):
         self.refused(self.demo_server() + "/",
@@ -383,9 +383,9 @@ class EndpointCheck(RunTestCase):
         srv = self.server()
         code, _, err = self.run_main(endpoint=srv.url, check=True)
         self.assertEqual(code, 0, err)
-        self.assertEqual(srv.counts.pop(run.PROBE), 1)
+        self.assertEqual(srv.counts.pop(siterun.PROBE), 1)
         self.assertEqual(sorted(srv.counts.values()), [1] * len(questions()))
-        self.assertNotIn(run.PROBE, [line["question"] for line in read_lines(self.out)])
+        self.assertNotIn(siterun.PROBE, [line["question"] for line in read_lines(self.out)])
 
     def test_the_first_questions_failing_alike_stop_the_run(self):
         srv = self.server(modes={q["question"]: "http503" for q in questions()})

@@ -23,7 +23,7 @@ from tests.support import FIXTURES, HANG, LoopbackServer, call_main, read_lines
 
 import run  # noqa: E402
 from evalkit import BadInput  # noqa: E402
-from evalkit.asking import http, resume  # noqa: E402
+from evalkit.asking import http, resume, siterun  # noqa: E402
 from evalkit.asking.runner import run_jobs  # noqa: E402
 
 
@@ -228,10 +228,12 @@ class Resume(unittest.TestCase):
     def run_cases(self, ids, belongs=tagged("t"), progress=None, concurrency=1):
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
-            records = resume.run("tool.py", self.out, {i: {"id": i} for i in ids},
-                                 key_of=lambda line: line.get("id"), belongs=belongs,
-                                 do_job=self.do_job, concurrency=concurrency, progress=progress)
-        return records, err.getvalue()
+            out = resume.Output("tool.py", self.out, {i: {"id": i} for i in ids},
+                                key_of=lambda line: line.get("id"), belongs=belongs,
+                                describe=progress)
+            with out:
+                run_jobs(out.pending, self.do_job, out, concurrency)
+        return out.finish(), err.getvalue()
 
     def write(self, text):
         with open(self.out, "w", encoding="utf-8", newline="\n") as fh:
@@ -279,6 +281,39 @@ class Resume(unittest.TestCase):
         self.run_cases(["a"])
         _, err = self.run_cases(["a", "b", "c"], progress=lambda record: f"{record['id']} ok")
         self.assertEqual(err, "[2/3] b ok\n[3/3] c ok\n")
+
+    def redo(self, ids):
+        out = resume.Output("tool.py", self.out, {i: {"id": i} for i in ids},
+                            key_of=lambda line: line.get("id"), belongs=tagged("t"),
+                            redo=lambda line: not line["ok"])
+        with out:
+            run_jobs(out.pending, self.do_job, out)
+        return out.finish(lambda old, new: dict(new, redone=True))
+
+    def test_redo_does_the_failed_cases_once_then_rewrites_the_file_at_once(self):
+        self.run_cases(["a", "b", "c"])
+        records = self.redo(["a", "b", "c"])
+        self.assertEqual((self.asked, list(records)), (["a", "b", "c", "b"], ["a", "b", "c"]))
+        self.assertEqual([line.get("redone") for line in read_lines(self.out)], [None, True, None])
+        self.assertFalse(os.path.exists(self.out + resume.REDO))
+        with open(self.out, "rb") as fh:
+            before = fh.read()
+        self.redo(["a", "b", "c"])   # b was redone: never a third time, and nothing rewritten
+        self.assertEqual(self.asked, ["a", "b", "c", "b"])
+        with open(self.out, "rb") as fh:
+            self.assertEqual(fh.read(), before)
+        self.assertFalse(os.path.exists(self.out + resume.REDO))
+
+    def test_redo_continues_its_side_file_and_needs_a_file_to_redo(self):
+        with self.assertRaises(BadInput) as ctx:
+            self.redo(["a"])
+        self.assertIn("out.jsonl: no such file, so nothing to do again", str(ctx.exception))
+        self.run_cases(["a", "b"])
+        with open(self.out + resume.REDO, "w", encoding="utf-8") as fh:
+            fh.write('{"id": "b", "run": "t", "ok": true}\n')   # a redo stopped after b
+        self.redo(["a", "b"])
+        self.assertEqual(self.asked, ["a", "b"])
+        self.assertEqual([line["ok"] for line in read_lines(self.out)], [True, True])
 
     def test_exit_code_lists_the_failed_cases_on_one_line(self):
         err = io.StringIO()
@@ -355,7 +390,7 @@ class CtrlC(unittest.TestCase):
                              ([line["id"] for line in first], total, total))
             # The endpoint check's greeting once per command; no question asked twice.
             counts = dict(srv.httpd.counts)
-            self.assertEqual(counts.pop(run.PROBE), 2)
+            self.assertEqual(counts.pop(siterun.PROBE), 2)
             self.assertEqual(set(counts.values()), {1})
 
 

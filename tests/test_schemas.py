@@ -17,6 +17,7 @@ import atomize  # noqa: E402
 import run  # noqa: E402
 import score  # noqa: E402
 from evalkit import schemas  # noqa: E402
+from evalkit.asking import rawline  # noqa: E402
 
 SCENARIOS = os.path.join(FIXTURES, "scenarios-mini.json")
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
@@ -135,7 +136,7 @@ class Lines(unittest.TestCase):
             self.assertTrue(named(key, schemas.ATOMS_LINE), f"calls[].{key}")
 
     def test_a_redone_line_adds_the_fields_documented_for_it(self):
-        redone = run.merge_retry({"attempts": [], "response": None}, {"attempts": []})
+        redone = rawline.merge_retry({"attempts": [], "response": None}, {"attempts": []})
         self.assertEqual(set(redone) - {"attempts"}, ONLY_WHEN_REDONE)
         for block in (schemas.RAW_LINE, schemas.RAW_LINE_MODEL):
             self.assertLessEqual(ONLY_WHEN_REDONE, documented_fields(block))

@@ -59,6 +59,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from evalkit import VERSION, BadInput, calendar_date, cli, whole_number  # noqa: E402
 from evalkit.aieval import policyprompt, resultfile  # noqa: E402
 from evalkit.asking import budget, prompts, providers, resume  # noqa: E402
+from evalkit.asking.runner import run_jobs  # noqa: E402
 from evalkit.families import same_family  # noqa: E402
 from evalkit.fields import wrong_field  # noqa: E402
 from evalkit.aieval.grounding import Corpus, Rules, score as score_grounding  # noqa: E402
@@ -350,16 +351,17 @@ def evaluate(args):
 
     os.makedirs(os.path.dirname(os.path.abspath(raw_path)), exist_ok=True)
     try:
-        done = resume.run(
+        out = resume.Output(
             PROG, raw_path, {case["id"]: case for case in suite.cases},
             key_of=lambda line: line.get("id"),
             belongs=lambda where, line: check_line(where, line, run_block, args.suite),
-            do_job=job, concurrency=args.concurrency, progress=None if args.quiet else progress,
-            meter=account.meter)
+            describe=None if args.quiet else progress, meter=account.meter)
+        with out:
+            run_jobs(out.pending, job, out, args.concurrency)
     except budget.CallLimitReached as exc:
         return account.stopped(exc)
-    code = finish(args, suite, done, raw_path, {"endpoint": run_block["endpoint"], "name": name,
-                                                "provider": provider, "model": model})
+    code = finish(args, suite, out.finish(), raw_path, {
+        "endpoint": run_block["endpoint"], "name": name, "provider": provider, "model": model})
     account.report()
     return code
 

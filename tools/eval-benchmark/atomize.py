@@ -56,6 +56,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import VERSION, BadInput, cli, schemas  # noqa: E402
 from evalkit.asking import budget, prompts, providers, resume  # noqa: E402
+from evalkit.asking.runner import run_jobs  # noqa: E402
 from evalkit.scenario.atoms import reply_schema, validate, variant_of  # noqa: E402
 from evalkit.scenario.corpus import Corpus, beside as corpus_beside  # noqa: E402
 from evalkit.asking.evallookup import AnswerLookups  # noqa: E402
@@ -359,17 +360,16 @@ def atomize_all(args):
             record["lookups"] = lookups.record()
         return record
 
-    common = {"key_of": key_of, "belongs": lambda where, line: check_line(where, line, evaluator),
-              "do_job": job, "concurrency": args.concurrency,
-              "progress": None if args.quiet else progress_text, "meter": account.meter}
+    out = resume.Output(PROG, args.out, jobs, key_of,
+                        lambda where, line: check_line(where, line, evaluator),
+                        None if args.quiet else progress_text, account.meter,
+                        redo=(lambda line: bool(line.get("error"))) if args.retry_errors else None)
     try:
-        if args.retry_errors:
-            records = resume.redo(PROG, args.out, jobs, failed=lambda line: bool(line.get("error")),
-                                  merge=merge_retry, **common)
-        else:
-            records = resume.run(PROG, args.out, jobs, **common)
+        with out:
+            run_jobs(out.pending, job, out, args.concurrency)
     except budget.CallLimitReached as exc:
         return account.stopped(exc)
+    records = out.finish(merge_retry)
     if not args.quiet:
         say_what_was_left(records, missing)
     failed = [key for key, record in records.items() if record.get("error")]

@@ -1,37 +1,19 @@
 """Do each case once, into a JSON Lines file that the same command continues.
 
-run.py, atomize.py and ai_eval.py each do one thing per case (ask a question,
-atomize an answer, call a model) and append the case's record to OUT as soon
-as it is done (runner.run_jobs). Run again, the same command continues:
+What run.py's two programs (siterun.py, modelrun.py), atomize.py and
+ai_eval.py loop over their pending cases with:
 
-- a case whose key is already on a line of OUT, whatever its outcome, is not
-  done again (``key_of(line)`` names the case a line or a record is for);
-- a last line cut off by a crash is dropped and its case done again
-  (jsonl.read_resumable);
-- a line that another run wrote (other cases, another evaluator) is refused
-  by the script's ``belongs(where, line)``, and a key on two lines is refused
-  here: continuing never writes a key twice;
-- so is a line whose fields the script reads are not of their type
-  (fields.wrong_field, called by ``belongs``), before anything is written: a
-  line edited by hand stops the run with its file and line, not halfway.
+    out = resume.Output(PROG, path, cases, key_of, belongs, describe, meter)
+    with out:
+        run_jobs(out.pending, do_job, out, concurrency)   # runner.py
+    records = out.finish()
 
-For example, run.py's cases are its questions, keyed by id:
-
-    records = resume.run(PROG, args.out, {q["id"]: q for q in todo}, key_of=...,
-                         belongs=..., do_job=..., concurrency=..., progress=...)
-    failed = [key for key in cases if key not in records or not delivered(...)]
-    return resume.exit_code(PROG, failed, len(cases), "case(s) got no answer")
-
-``exit_code`` is 0 when no case failed, else 1 with the failed cases listed
-on one line of stderr. A refusal is BadInput, and Ctrl-C is KeyboardInterrupt
-raised once the cases in flight are written: cli.run turns them into exit 2
-and 130.
-
-Left to the script: what a case is, what its record holds, which records
-count as failed, and anything written after the cases (ai_eval.py's result
-file). A failure is recorded, not redone, unless the user asks for it: ``redo``
-(run.py --retry-failed) does the failed cases again once, and keeps the
-earlier records in the lines that replace theirs.
+A case whose key (``key_of(line)``) is on a line of OUT, whatever its
+outcome, is not done again; a last line cut off by a crash is dropped and its
+case done again (jsonl.read_resumable); a line another run wrote, or one
+edited by hand, is refused by the script's ``belongs(where, line)``, and a
+key on two lines here, before anything is written. Left to the script: what
+a case and its record are, which failed, and what comes before or after.
 """
 
 import os
@@ -39,11 +21,13 @@ import os
 from .. import BadInput, cli
 from ..jsonl import LineWriter, dumps_line, read_resumable, write_atomic
 from .progress import Progress
-from .runner import run_jobs
 
 
 # Said after "interrupted" when Ctrl-C stops a run: the same command continues.
 CONTINUE = "run the same command again to continue"
+# The side file beside OUT that the cases done again go to (Output's redo).
+REDO = ".redo"
+
 
 def read_done(prog, path, key_of, belongs):
     """``{key: line}`` of the lines already in ``path`` (none if it is not there)."""
@@ -58,91 +42,77 @@ def read_done(prog, path, key_of, belongs):
     return done
 
 
-def run(prog, path, cases, key_of, belongs, do_job, concurrency=1, progress=None,
-        start=None, watch=None, meter=None):
-    """Do every case of ``cases`` (``{key: case}``) that ``path`` holds no line
-    for, appending each record as it is done; ``{key: record}`` of every case
-    that has one, old or new, in the order of ``cases``.
+class Output:
+    """The file ``path`` continued for ``cases`` (``{key: case}``): ``pending``,
+    the cases it holds no line for; ``write(record)`` (run_jobs calls it)
+    appends a flushed line and, with ``describe``, says ``[done/total]
+    describe(record)`` on stderr over a progress line (progress.py; calls from
+    ``meter``). Opened before anything is asked, so that an OUT that cannot be
+    written is the first refusal; ``discard`` removes a file it made. With
+    ``redo(line)``, the cases are those whose line fails it, never one already
+    ``"redone"``, their lines kept in a side file (``path + REDO``, continued
+    like ``path``) until ``finish``. As ``with``, Ctrl-C is raised again as
+    KeyboardInterrupt(CONTINUE) once the cases in flight are written."""
 
-    ``do_job(case)`` returns the record, or None to write nothing (run.py's
-    manual answer not collected yet). ``progress(record)``, unless None, is
-    the text after ``[done/total]`` on stderr once a record is written, and
-    a progress line follows (progress.py; calls and retries from ``meter``,
-    a budget.Meter, when the script calls a model).
-    ``start(pending)``, unless None, is called with the cases to do (perhaps
-    none) before any is done, and ``watch(record)`` once each is written; either
-    may raise BadInput to stop the run (the cases in flight are written first).
-    """
-    done = read_done(prog, path, key_of, belongs)
-    pending = [case for key, case in cases.items() if key not in done]
-    total = len(cases)
-    count = total - len(pending)
-    made = not os.path.exists(path)
-    try:
-        writer = LineWriter(path)  # before start(): an OUT that cannot be written comes first
-    except OSError as exc:
-        raise BadInput(f"{path}: cannot write: {exc.strerror}") from None
+    def __init__(self, prog, path, cases, key_of, belongs, describe=None, meter=None,
+                 redo=None):
+        if redo is not None and not os.path.exists(path):
+            raise BadInput(f"{path}: no such file, so nothing to do again (run it first)")
+        self.path, self.order, self.key_of, self.describe = path, list(cases), key_of, describe
+        self.lines = self.done = read_done(prog, path, key_of, belongs)
+        self.redone = None   # with redo, the cases done again
+        if redo is not None:
+            self.redone = cases = {key: case for key, case in cases.items() if key in self.lines
+                                   and redo(self.lines[key]) and not self.lines[key].get("redone")}
+            path += REDO
+            self.done = read_done(prog, path, key_of, belongs) if cases else {}
+        self.pending = [case for key, case in cases.items() if key not in self.done]
+        self.total, self.count = len(cases), len(cases) - len(self.pending)
+        self.made, self.file = not os.path.exists(path), None
+        if redo is None or cases:  # nothing to redo: no side file
+            try:
+                self.file = LineWriter(path)
+            except OSError as exc:
+                raise BadInput(f"{path}: cannot write: {exc.strerror}") from None
+        self.progress = Progress(self.total, self.count, meter) if describe is not None else None
 
-    status = Progress(total, count, meter) if progress is not None else None
+    def write(self, record):
+        self.file.write(record)
+        self.done[self.key_of(record)] = record
+        self.count += 1
+        if self.progress is not None:
+            self.progress.case(f"[{self.count}/{self.total}] {self.describe(record)}", self.count)
 
-    def recorded(record):
-        nonlocal count
-        done[key_of(record)] = record
-        count += 1
-        if status is not None:
-            status.case(f"[{count}/{total}] {progress(record)}", count)
-        if watch is not None:
-            watch(record)
+    def discard(self):
+        self.file.close()
+        if self.made:
+            os.unlink(self.file.path)
 
-    try:
-        if start is not None:
-            start(pending)
-    except BadInput:
-        writer.close()
-        if made:  # a refused command leaves no file behind it
-            os.unlink(path)
-        raise
-    try:
-        run_jobs(pending, do_job, writer, concurrency, recorded)
-    except KeyboardInterrupt:
-        # Every line written stays (the cases in flight recorded as
-        # interrupted): cli.run says how to go on.
-        raise KeyboardInterrupt(CONTINUE) from None
-    finally:
-        writer.close()
-        if status is not None:
-            status.close()
-    return {key: done[key] for key in cases if key in done}
+    def __enter__(self):
+        return self
 
+    def __exit__(self, kind, exc, traceback):
+        # The cases in flight were written (recorded as their scripts decide).
+        if self.file is not None:
+            self.file.close()
+        if self.progress is not None:
+            self.progress.close()
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            raise KeyboardInterrupt(CONTINUE) from None
 
-def redo(prog, path, cases, key_of, belongs, failed, do_job, merge, concurrency=1,
-         progress=None, start=None, watch=None, meter=None):
-    """Do again, once, the cases whose line in ``path`` is ``failed(line)``,
-    keeping every earlier record: ``merge(old, new)`` makes the line that
-    replaces the old one (run.py keeps the old attempts in it). ``{key: line}``
-    of every case, after the redo, in the order of ``cases``.
-
-    The new records go first to ``path + ".redo"``, a file the same command
-    continues like ``path`` itself; ``path`` is then rewritten at once, through
-    a temporary file and a rename, and the side file removed. A crash leaves
-    ``path`` as it was and the side file to continue from. A line that
-    ``merge`` marked ``"redone": true`` is never done again."""
-    side = path + ".redo"
-    if not os.path.exists(path):
-        raise BadInput(f"{path}: no such file, so nothing to do again (run it first)")
-    lines = read_done(prog, path, key_of, belongs)
-    again = {key: case for key, case in cases.items()
-             if key in lines and failed(lines[key]) and not lines[key].get("redone")}
-    if not again:
-        if start is not None:
-            start([])
-        return {key: lines[key] for key in cases if key in lines}
-    new = run(prog, side, again, key_of, belongs, do_job, concurrency, progress, start, watch,
-              meter)
-    merged = {key: merge(line, new[key]) if key in new else line for key, line in lines.items()}
-    write_atomic(path, "".join(dumps_line(line) + "\n" for line in merged.values()))
-    os.unlink(side)
-    return {key: merged[key] for key in cases if key in merged}
+    def finish(self, merge=None):
+        """``{key: line}`` of the cases, in their order. After a redo, ``path``
+        is rewritten at once (write_atomic) with ``merge(old, new)`` in place
+        of each line done again, then the side file removed: a crash leaves
+        ``path`` as it was and the side file to continue from."""
+        if self.redone:
+            new = {key: self.done[key] for key in self.redone if key in self.done}
+            self.lines = {key: merge(line, new[key]) if key in new else line
+                          for key, line in self.lines.items()}
+            write_atomic(self.path, "".join(dumps_line(line) + "\n"
+                                            for line in self.lines.values()))
+            os.unlink(self.path + REDO)
+        return {key: self.lines[key] for key in self.order if key in self.lines}
 
 
 def exit_code(prog, failed, total, what):
@@ -152,4 +122,3 @@ def exit_code(prog, failed, total, what):
         return 0
     cli.say(prog, f"{len(failed)} of {total} {what}: {', '.join(failed)}")
     return 1
-

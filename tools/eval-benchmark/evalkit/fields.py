@@ -1,14 +1,33 @@
-"""The JSON types of a record's fields, checked before a script reads them.
+"""The fields of a record, checked before a script reads them: the one checker
+of every format a person or a tool writes (raw lines, atoms lines, question
+files, reviews, manifests, history, scenarios, cases, prices).
 
-``wrong_field(record, fields)`` names the first field of a record (a raw
-line, an atoms line, a call) that is missing or not of its type, in one
-phrase a refusal can quote (``response must be an object or null, not a
-list``). It checks types only, never values: each loader says what else a
-field must be. Scoring and asking both use it, so it imports nothing of
-either.
+A spec maps each key to its rule; ``key?`` may be absent, ``"*"`` is the rule
+of every key the spec does not name (``"+"``: the same, one such key at
+least), a kind after it the rule of those keys' names (``"+name"``). A rule:
+
+  "string|null"  ``|``-separated kinds, the value one of them: the JSON types
+                 object, list, string, integer, number, boolean, null, and
+                 objects (a list of objects); text (a string not blank), name
+                 (a plain file name, not hidden), date (YYYY-MM-DD in ASCII
+                 digits, a day of the calendar), sha256 (64 lower-case hex
+                 digits), count (a whole number >= 0), any
+  ("en", "he")   one of these values (1.0 and true are not 1)
+  {spec}         an object checked by that spec, no other key
+  [rule]         a list, each item by the rule; [rule, ...] one item at least
+
+A manifest's file entry, for one: ``{"sha256": "sha256", "bytes": "count",
+"role": ("input", "output")}``. What a field must be beside another (an id
+given twice, a lang its file's sites lack) each loader says itself: this is
+no JSON Schema, only what the loaders need. It imports no part of the kit.
 """
 
-from . import BadInput, whole_number
+import os
+import re
+
+from . import BadInput, calendar_date, whole_number
+
+SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def check_format(record, where, known=1):
@@ -20,40 +39,140 @@ def check_format(record, where, known=1):
                        f"({known})")
 
 
-# The JSON types of wrong_field, and how a message names them.
-_TYPES = {"object": (dict, "an object"), "objects": (list, "a list of objects"),
-          "list": (list, "a list"), "string": (str, "a string"),
-          "integer": (int, "an integer"), "boolean": (bool, "true or false"),
-          "null": (type(None), "null")}
+def plain_name(name):
+    """True for a file name that stays in its folder: text, no folder part,
+    not empty, not . or .., no NUL character."""
+    return isinstance(name, str) and name not in ("", ".", "..") and "\0" not in name \
+        and os.path.basename(name) == name
+
+
+def _text(value):
+    return isinstance(value, str) and value.strip() != ""
+
+
+# Each kind: the JSON type it narrows (a value of another type is named in the
+# message: "not a list"), its test, and a message's words for one and for many.
+_KINDS = {
+    "object": ("object", lambda v: isinstance(v, dict), "an object", "objects"),
+    "objects": ("objects", lambda v: isinstance(v, list) and all(isinstance(i, dict) for i in v),
+                "a list of objects", "lists of objects"),
+    "list": ("list", lambda v: isinstance(v, list), "a list", "lists"),
+    "string": ("string", lambda v: isinstance(v, str), "a string", "strings"),
+    "integer": ("integer", whole_number, "an integer", "integers"),
+    "number": ("number", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+               "a number", "numbers"),
+    "boolean": ("boolean", lambda v: isinstance(v, bool), "true or false", "true or false"),
+    "null": ("null", lambda v: v is None, "null", "null"),
+    "any": ("any", lambda v: True, "anything", "anything"),
+    "text": ("string", _text, "a non-empty string", "non-empty strings"),
+    "name": ("string", lambda v: plain_name(v) and not v.startswith("."), "a file name",
+             "file names"),
+    "date": ("string", calendar_date, "a date YYYY-MM-DD", "dates YYYY-MM-DD"),
+    "sha256": ("string", lambda v: isinstance(v, str) and SHA256.fullmatch(v) is not None,
+               "64 lower-case hex digits", "sha256 digests"),
+    "count": ("integer", lambda v: whole_number(v) and v >= 0, "a whole number >= 0",
+              "whole numbers >= 0"),
+}
 
 
 def wrong_field(line, fields, prefix=""):
-    """The first field of ``line`` that is not of its type, as a message
-    (``response must be an object or null, not a list``); None when every
-    one is. ``fields`` maps a key to its types, ``|``-separated: object,
-    objects (a list of objects), list, string, integer, boolean, null; a
-    key ending in ``?`` may be absent. ``prefix`` goes before the key in
-    the message (``calls[0].``)."""
-    for name, types in fields.items():
-        key = name.rstrip("?")
-        if key not in line:
-            if name.endswith("?"):
-                continue
-            return f"{prefix}{key} is missing"
-        value = line[key]
-        allowed = types.split("|")
-        if not any(_is(value, kind) for kind in allowed):
-            wanted = " or ".join(_TYPES[kind][1] for kind in allowed)
-            return f"{prefix}{key} must be {wanted}, not {_name_of(value)}"
+    """The first field of ``line`` that breaks its rule in ``fields`` (the
+    spec), as a phrase (``response must be an object or null, not a list``);
+    None when none does. ``prefix`` goes before the key (``calls[0].``). The
+    line's keys the spec does not name are left alone: a raw line's other
+    fields are its writer's."""
+    return _wrong_keys(line, fields, prefix, closed=False)
+
+
+def check(record, spec, where):
+    """Refuse (BadInput, ``where: what``) a record that breaks ``spec`` or
+    has a key it does not name."""
+    problem = _wrong_keys(record, spec, "", closed=True) if isinstance(record, dict) \
+        else f"must be an object, not {_name_of(record)}"
+    if problem is not None:
+        raise BadInput(f"{where}: {problem}")
+
+
+def check_ids(records, where, name):
+    """Refuse a list ``name`` of objects in which an id is not a non-empty
+    string (``where: name[3]: ...``) or comes twice (``where: med-en-01:
+    duplicate id``), before any is checked by its id."""
+    seen = set()
+    for index, record in enumerate(records):
+        if not _text(record.get("id")):
+            raise BadInput(f"{where}: {name}[{index}]: id must be a non-empty string")
+        if record["id"] in seen:
+            raise BadInput(f"{where}: {record['id']}: duplicate id")
+        seen.add(record["id"])
+
+
+def _wrong_keys(record, spec, prefix, closed):
+    other = next((key for key in spec if key[:1] in ("*", "+")), None)
+    named = {key.rstrip("?") for key in spec if key != other}
+    rest = sorted(key for key in record if key not in named)
+    if other is not None and other[0] == "+" and not rest:
+        return f"{prefix[:-1]} must not be empty"
+    for key, rule in spec.items():
+        name = key.rstrip("?")
+        if key == other or name not in record and key.endswith("?"):
+            continue
+        if name not in record:
+            # A rule of values says what to write there; one of JSON types only,
+            # a raw line's, that the line lost a field.
+            only_types = isinstance(rule, str) and all(_KINDS[k][0] == k for k in rule.split("|"))
+            return f"{prefix}{name} is missing" if only_types \
+                else f"{prefix}{name} must be {_wanted(rule)}"
+        problem = _wrong(record[name], rule, prefix + name)
+        if problem is not None:
+            return problem
+    if closed and other is None and rest:
+        return (f"{prefix[:-1]}: " if prefix else "") + f"unknown key(s) {', '.join(rest)}"
+    for key in rest if other is not None else ():
+        if other[1:] and not _KINDS[other[1:]][1](key):
+            return f"{prefix[:-1]}: key {key!r:.60} must be {_wanted(other[1:])}"
+        problem = _wrong(record[key], spec[other], prefix + key)
+        if problem is not None:
+            return problem
     return None
 
 
-def _is(value, kind):
-    if kind == "objects":
-        return isinstance(value, list) and all(isinstance(item, dict) for item in value)
-    if kind == "integer" and isinstance(value, bool):
-        return False
-    return isinstance(value, _TYPES[kind][0])
+def _wrong(value, rule, place):
+    """What is wrong with ``value`` under ``rule``, naming it ``place``; None
+    when nothing is."""
+    if isinstance(rule, dict):
+        if not isinstance(value, dict):
+            return f"{place} must be an object, not {_name_of(value)}"
+        return _wrong_keys(value, rule, place + ".", closed=True)
+    if isinstance(rule, list):
+        if not isinstance(value, list) or (len(rule) > 1 and not value):
+            found = "" if isinstance(value, list) else f", not {_name_of(value)}"
+            return f"{place} must be {_wanted(rule)}{found}"
+        problems = (_wrong(item, rule[0], f"{place}[{index}]") for index, item in enumerate(value))
+        return next((p for p in problems if p is not None), None)
+    if isinstance(rule, tuple):
+        if any(value == known and type(value) is type(known) for known in rule):
+            return None
+        return f"unknown {place} {value!r:.60} ({place} must be {_wanted(rule)})"
+    kinds = rule.split("|")
+    if any(_KINDS[kind][1](value) for kind in kinds):
+        return None
+    # A value of the right JSON type is wrong by its value, not its type.
+    found = "" if any(_KINDS[_KINDS[kind][0]][1](value) for kind in kinds) \
+        else f", not {_name_of(value)}"
+    return f"{place} must be {_wanted(rule)}{found}"
+
+
+def _wanted(rule, many=False):
+    """A rule in a message's words: ``a list of file names``."""
+    if isinstance(rule, dict):
+        return "objects" if many else "an object"
+    if isinstance(rule, list):
+        kind = ("non-empty " if len(rule) > 1 else "") + ("lists" if many else "list")
+        return f"{'' if many else 'a '}{kind} of {_wanted(rule[0], many=True)}"
+    if isinstance(rule, tuple):
+        names = [str(value) for value in rule]
+        return " or ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
+    return " or ".join(_KINDS[kind][3 if many else 2] for kind in rule.split("|"))
 
 
 def _name_of(value):
@@ -61,6 +180,6 @@ def _name_of(value):
         other = [item for item in value if not isinstance(item, dict)]
         return f"a list holding {_name_of(other[0])}" if other else "a list"
     for kind in ("null", "boolean", "string", "integer", "object"):
-        if _is(value, kind):
-            return _TYPES[kind][1]
+        if _KINDS[kind][1](value):
+            return _KINDS[kind][2]
     return "a number"  # a float: JSON has no other type left

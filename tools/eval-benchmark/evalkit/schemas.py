@@ -5,6 +5,8 @@ strings (each the formats it reads or writes), and the README describes the
 same fields (tests/test_schemas.py holds the raw lines' table to these blocks
 and to lines run.py writes), so help and code cannot drift apart. One line
 per field: the field names, then after two spaces or more what they hold.
+Beside a format's prose, its fields as evalkit/fields.py checks them
+(tests/test_fields.py holds each field name to the prose).
 """
 
 QUESTIONS = """\
@@ -31,6 +33,19 @@ QUESTION FILE (suite site-qa, format 1): one JSON object
   source_url, evidence or facts, and a not-on-site one with source_url or facts
   are refused (exit 2), and so is a string holding half of a surrogate pair
   (JSON's \\ud800 escape on its own: no request or page can carry it)."""
+
+# QUESTIONS as evalkit/fields.py checks it; evalkit/rubric/cases.py says the rest
+# (duplicate ids, a lang the sites lack, what each kind must or may not carry).
+LANGS = ("en", "he", "ru")
+QUESTION_FILE = {"suite": "string", "set": "text", "format": (1,),
+                 "sites": {f"{lang}?": {"site_url": "text", "widget_key": "text"}
+                           for lang in LANGS},
+                 "questions": ["object", ...]}
+QUESTION = {"id": "text", "lang": LANGS, "kind": ("answerable", "not_on_site"),
+            "question": "text", "page_url": "text"}
+ANSWERABLE = {**QUESTION, "source_url": "text", "also_source_urls?": ["text"],
+              "evidence": "text", "facts": [["text", ...], ...]}
+NOT_ON_SITE = {**QUESTION, "must_not_include?": ["text"]}
 
 TARGET = """\
 TARGET PROFILE (format 1): how to ask, and where the answer is
@@ -149,6 +164,8 @@ REVIEWS FILE (reviews-{quarter}.json, format 1): one JSON object
   measures, a measure that does not apply, two entries for the same id and
   measure, a faulty question with verdict entries, and a key given twice in one
   entry are refused."""
+# REVIEWS as evalkit/fields.py checks it; evalkit/rubric/reviews.py checks each entry.
+REVIEWS_FILE = {"format": (1,), "reviews": ["object"]}
 
 RESULTS = """\
 RESULTS (results.json, indent 2, sorted keys)
@@ -203,6 +220,14 @@ SCENARIO FILE (suite scenario, format 1): one JSON object
   A field of another type, and a string holding half of a surrogate pair, are
   refused (exit 2). Its answers are raw lines of a model generator or
   collected by hand (below)."""
+# SCENARIOS as evalkit/fields.py checks it; evalkit/scenario/scenarios.py says
+# the rest (duplicate ids, topics of the vocabulary, a reference key's topics).
+SCENARIO_FILE = {"suite": ("scenario",), "format": (1,), "note?": "string",
+                 "topics": {"+text": "text"}, "scenarios": ["object", ...]}
+SCENARIO = {"id": "text", "kind?": ("resident", "business"), "question": "text",
+            "jurisdiction?": "text|null", "must_cover": ["string", ...],
+            "address?": "text|null", "reference_key?": "object|null"}
+KEY_FACT = {"fact": "text", "section": "text", "quote": "text", "parcel?": {"+text": "any"}}
 
 ATOMS_LINE = """\
 ATOMS LINE (atomize.py output, one per answer, evaluator and repeat, format 1)

@@ -38,12 +38,20 @@ explanation has at least one claim and none is withheld.
 import os
 import unicodedata
 
-from .. import BadInput, whole_number
+from .. import BadInput
+from ..fields import check, check_ids
 from ..jsonl import read_json, read_json_sha
 
 # Shorter quotes ("the", "does not have") occur in almost any passage, so
 # finding them proves nothing; five words is a phrase that says something.
 MIN_QUOTE_WORDS = 5
+# A corpus document (the module's docstring) and rules.json (Rules), as
+# evalkit/fields.py checks them.
+DOCUMENT = {"id": "text", "label": "string", "title?": "string", "source_note?": "string",
+            "sections": [{"id": "text", "text": "string", "heading?": "string"}]}
+RULES_FILE = {"format": (1,), "note?": "string", "rules": [
+    {"id": "text", "applies_to": "string", "when?": {"*": ["string"]}, "passages": ["string"],
+     "summary?": "string"}]}
 
 
 def verbatim_form(text):
@@ -98,77 +106,37 @@ class Corpus:
 
 def _document(doc, path):
     """``(id, title, {section id: text})`` of a corpus document, every field
-    checked: ``{"id", "label", "title"?, "source_note"?, "sections": [{"id",
-    "text", "heading"?}]}``."""
-    def bad(what):
-        raise BadInput(f"{path}: {what}")
-
-    if not isinstance(doc, dict) or not _text(doc.get("id")) or \
-            not isinstance(doc.get("label"), str) or not isinstance(doc.get("sections"), list):
-        bad("a corpus document needs id, label and sections (each with id and text)")
-    for key in ("title", "source_note"):
-        if not isinstance(doc.get(key, ""), str):
-            bad(f"{key} must be a string")
-    sections = {}
-    for index, section in enumerate(doc["sections"]):
-        if not isinstance(section, dict) or not _text(section.get("id")) or \
-                not isinstance(section.get("text"), str) or \
-                not isinstance(section.get("heading", ""), str):
-            bad(f"sections[{index}]: a section needs id and text (strings), and a heading "
-                "is a string")
-        if section["id"] in sections:
-            bad(f"sections[{index}]: {section['id']} twice")
-        sections[section["id"]] = section["text"]
-    return doc["id"], doc.get("title", doc["id"]), sections
-
-
-def _text(value):
-    return isinstance(value, str) and value.strip() != ""
+    checked (DOCUMENT)."""
+    check(doc, DOCUMENT, path)
+    check_ids(doc["sections"], path, "sections")
+    return doc["id"], doc.get("title", doc["id"]), {s["id"]: s["text"] for s in doc["sections"]}
 
 
 class Rules:
     """rules.json (format 1): ``rules``, each ``{"id", "applies_to": a
     project type, "when": {material field: [its values]}, "passages": [passage
     ids of the corpus], "summary"}``; a ``note``. Every field is checked
-    before it is used, with ``file: rule id: what``."""
+    before it is used (RULES_FILE), with ``file: rule id: what``."""
 
     def __init__(self, path, vocabulary, corpus):
         doc, self.sha256 = read_json_sha(path)
         self.path = path
-        if not isinstance(doc, dict) or not whole_number(doc.get("format")) or \
-                doc["format"] != 1 or not isinstance(doc.get("rules"), list):
-            raise BadInput(f"{path}: needs format 1 and a rules list")
-        if not isinstance(doc.get("note", ""), str):
-            raise BadInput(f"{path}: note must be a string")
-        self.rules = list(doc["rules"])
-        seen = set()
-        for index, rule in enumerate(self.rules):
-            rid = rule.get("id") if isinstance(rule, dict) else None
-            if not _text(rid) or rid in seen:
-                raise BadInput(f"{path}: rules[{index}]: every rule needs a unique id "
-                               f"(at {rid!r:.60})")
-            seen.add(rid)
-            applies_to = rule.get("applies_to")
-            fields = vocabulary.types.get(applies_to) if isinstance(applies_to, str) else None
+        check(doc, RULES_FILE, path)
+        check_ids(doc["rules"], path, "rules")
+        self.rules = doc["rules"]
+        for rule in self.rules:
+            where = f"{path}: {rule['id']}"
+            fields = vocabulary.types.get(rule["applies_to"])
             if fields is None:
-                raise BadInput(f"{path}: {rid}: applies_to {applies_to!r:.60} is not a "
+                raise BadInput(f"{where}: applies_to {rule['applies_to']!r:.60} is not a "
                                "project type")
-            when = rule.get("when", {})
-            if not isinstance(when, dict):
-                raise BadInput(f"{path}: {rid}: when must be an object of field: [values]")
-            for field, values in when.items():
-                if field not in fields or not isinstance(values, list) or \
-                        not all(isinstance(v, str) and v in fields[field] for v in values):
-                    raise BadInput(f"{path}: {rid}: when.{field} is not a material field with "
+            for field, values in rule.get("when", {}).items():
+                if field not in fields or not all(v in fields[field] for v in values):
+                    raise BadInput(f"{where}: when.{field} is not a material field with "
                                    "vocabulary values")
-            passages = rule.get("passages")
-            if not isinstance(passages, list) or not all(isinstance(p, str) for p in passages):
-                raise BadInput(f"{path}: {rid}: passages must be a list of passage ids")
-            for passage in passages:
+            for passage in rule["passages"]:
                 if corpus.passage(passage) is None:
-                    raise BadInput(f"{path}: {rid}: passage {passage} is not in the corpus")
-            if not isinstance(rule.get("summary", ""), str):
-                raise BadInput(f"{path}: {rid}: summary must be a string")
+                    raise BadInput(f"{where}: passage {passage} is not in the corpus")
 
     def match(self, facts):
         """``(matched rules, unresolved facts)``: unresolved is

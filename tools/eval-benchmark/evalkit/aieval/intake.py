@@ -53,9 +53,18 @@ string holding half of a surrogate pair (no request or page can carry it),
 each with ``file: place: what``.
 """
 
-from .. import BadInput, whole_number
+from .. import BadInput
+from ..fields import check, check_ids
 from ..jsonl import read_json, read_json_sha
 
+# The vocabulary and the case files, as evalkit/fields.py checks them; the
+# values of a gold extraction are the vocabulary's (check_extraction).
+VOCABULARY = {"format": (1,), "note?": "string",
+              "project_types": {"+text": {"label?": "string", "fields": {"+text": ["text"]}}},
+              "jurisdictions": {"*text": "string"}}
+CASE_FILE = {"suite": ("intake", "grounding"), "format": (1,), "note?": "string",
+             "cases": ["object", ...]}
+CASE = {"id": "text", "language": ("en", "es"), "tags?": ["text"]}  # and gold or facts, text
 UNKNOWN = "unknown"
 FIELD_METRICS = ("field_exact_match", "abstained_when_should", "filled_when_unknown",
                  "known_field_exact", "known_field_missed", "known_field_wrong",
@@ -128,80 +137,28 @@ class Vocabulary:
 def _vocabulary(doc, path):
     """``(types, jurisdictions)`` of a vocabulary file, every field checked:
     types ``{name: {field: [values]}}``, jurisdictions ``{code: label}``."""
-    def bad(where, what):
-        raise BadInput(f"{path}: {where}: {what}")
-
-    if not isinstance(doc, dict) or not whole_number(doc.get("format")) or doc["format"] != 1:
-        raise BadInput(f"{path}: a vocabulary is an object with format 1, project_types "
-                       "(each with fields) and jurisdictions")
-    if not isinstance(doc.get("note", ""), str):
-        bad("note", "must be a string")
-    project_types = doc.get("project_types")
-    if not isinstance(project_types, dict) or not project_types:
-        bad("project_types", "must be an object of project type: {label, fields}")
-    types = {}
-    for name, spec in project_types.items():
-        where = f"project_types.{name}"
-        if not name.strip():
-            bad(where, "a project type needs a name")
-        if not isinstance(spec, dict) or not isinstance(spec.get("fields"), dict) or \
-                not spec["fields"]:
-            bad(where, "must be an object with fields (field: [values])")
-        if not isinstance(spec.get("label", ""), str):
-            bad(f"{where}.label", "must be a string")
-        types[name] = {}
-        for field, values in spec["fields"].items():
-            if not field.strip() or not isinstance(values, list) or not all(
-                    isinstance(value, str) and value.strip() for value in values):
-                bad(f"{where}.fields.{field}", "must be a list of values (non-empty strings)")
+    check(doc, VOCABULARY, path)
+    types = {name: spec["fields"] for name, spec in doc["project_types"].items()}
+    for name, fields in types.items():
+        for field, values in fields.items():
             if UNKNOWN not in values:
                 raise BadInput(f"{path}: {name}.{field}: the values must include unknown")
-            types[name][field] = list(values)
-    jurisdictions = doc.get("jurisdictions")
-    if not isinstance(jurisdictions, dict) or not all(
-            code.strip() and isinstance(label, str) for code, label in jurisdictions.items()):
-        bad("jurisdictions", "must be an object of code: label (strings)")
-    if UNKNOWN not in jurisdictions:
+    if UNKNOWN not in doc["jurisdictions"]:
         raise BadInput(f"{path}: the jurisdiction registry must include unknown")
-    return types, dict(jurisdictions)
+    return types, dict(doc["jurisdictions"])
 
 
 def load_cases(path, vocabulary, suite, key):
     """Intake or grounding cases: ``(cases, sha256)``; ``key`` is gold or facts."""
     doc, sha256 = read_json_sha(path)
-    if not isinstance(doc, dict) or doc.get("suite") != suite or \
-            not whole_number(doc.get("format")) or doc["format"] != 1:
-        raise BadInput(f"{path}: not a format-1 {suite} case file")
-    extra = sorted(set(doc) - {"suite", "format", "note", "cases"})
-    if extra:
-        raise BadInput(f"{path}: unknown key(s) {', '.join(extra)}")
-    if not isinstance(doc.get("note", ""), str):
-        raise BadInput(f"{path}: note must be a string")
-    cases = doc.get("cases")
-    if not isinstance(cases, list) or not cases:
-        raise BadInput(f"{path}: cases must be a non-empty list")
-    seen = set()
-    for index, case in enumerate(cases):
-        if not isinstance(case, dict) or not isinstance(case.get("id"), str) or not case["id"]:
-            raise BadInput(f"{path}: cases[{index}]: needs an id")
-        cid = case["id"]
-        if cid in seen:
-            raise BadInput(f"{path}: {cid}: duplicate id")
-        seen.add(cid)
-        allowed = {"id", "language", "text", "tags", key}
-        extra = sorted(set(case) - allowed)
-        if extra:
-            raise BadInput(f"{path}: {cid}: unknown key(s) {', '.join(extra)}")
-        if case.get("language") not in ("en", "es"):
-            raise BadInput(f"{path}: {cid}: language must be en or es")
-        if (suite == "intake" or "text" in case) and \
-                (not isinstance(case.get("text"), str) or not case["text"].strip()):
-            raise BadInput(f"{path}: {cid}: text must be a non-empty string")
-        tags = case.get("tags", [])
-        if not isinstance(tags, list) or not all(isinstance(t, str) and t for t in tags):
-            raise BadInput(f"{path}: {cid}: tags must be a list of strings")
-        vocabulary.check_extraction(case.get(key), f"{path}: {cid}: {key}")
-    return cases, sha256
+    check(doc, dict(CASE_FILE, suite=(suite,)), path)
+    check_ids(doc["cases"], path, "cases")
+    # An intake case is its text; a grounding case may keep the text it stands for.
+    case_spec = {**CASE, key: "object", ("text" if suite == "intake" else "text?"): "text"}
+    for case in doc["cases"]:
+        check(case, case_spec, f"{path}: {case['id']}")
+        vocabulary.check_extraction(case[key], f"{path}: {case['id']}: {key}")
+    return doc["cases"], sha256
 
 
 class Counter:

@@ -91,8 +91,9 @@ import math
 import threading
 import time
 
-from .. import BadInput, cli, whole_number
+from .. import BadInput, cli
 from . import http
+from ..fields import check
 from ..jsonl import read_json
 
 PROVIDER_PREFIX = {"openai": "OPENAI", "anthropic": "ANTHROPIC", "bedrock": "BEDROCK"}
@@ -101,6 +102,9 @@ PROVIDER_PREFIX = {"openai": "OPENAI", "anthropic": "ANTHROPIC", "bedrock": "BED
 # provider's limit a rate means nothing.
 RATE_RANGES = {"rpm": (0.01, 10**9), "tpm": (1, 10**12)}
 MAX_PRICE = 10**6  # USD per million tokens
+# The price file of the module's docstring, as evalkit/fields.py checks it.
+PRICE_FILE = {"format": (1,),
+              "usd_per_million_tokens": {"*": {"input": "number", "output": "number"}}}
 # The pace (Limiter, the module's docstring): a 429 after a reply lengthens
 # it to PACE_STEP times the spacing it met, and a reply shortens it by
 # PACE_RELAX once it is back at PACE_STEP times the pace before the last
@@ -357,21 +361,15 @@ def prices_for(args, provider, model):
     if not args.prices:
         return None
     doc = read_json(args.prices)  # NaN, 1e999, deep nesting refused like every JSON file
-    table = doc.get("usd_per_million_tokens") if isinstance(doc, dict) else None
-    if not isinstance(doc, dict) or not whole_number(doc.get("format")) or doc["format"] != 1 \
-            or not isinstance(table, dict):
-        raise BadInput(f'{args.prices}: a price file is {{"format": 1, "usd_per_million_tokens": '
-                       '{"MODEL": {"input": N, "output": N}}}')
+    check(doc, PRICE_FILE, args.prices)
     for key in (f"{provider}:{model}", model):
-        entry = table.get(key)
-        if entry is None:
+        price = doc["usd_per_million_tokens"].get(key)
+        if price is None:
             continue
-        values = [entry.get(k) if isinstance(entry, dict) else None for k in ("input", "output")]
-        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= MAX_PRICE
-                   for v in values):
+        if not all(0 <= price[k] <= MAX_PRICE for k in ("input", "output")):
             raise BadInput(f"{args.prices}: {key}: input and output must be numbers from 0 "
                            f"to {MAX_PRICE}")
-        return float(values[0]), float(values[1])
+        return float(price["input"]), float(price["output"])
     raise BadInput(f"{args.prices}: no price for {provider}:{model} (nor {model})")
 
 

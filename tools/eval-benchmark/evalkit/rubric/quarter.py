@@ -53,29 +53,31 @@ import re
 import stat
 
 from .. import BadInput, whole_number
+from ..fields import SHA256, check, plain_name  # noqa: F401  (publish.py reads them here)
 from ..jsonl import read_json, read_json_sha, sha256_file
 from .measures import MEASURES
 from .rulebook import check_date
 
-QUARTER = re.compile(r"^(?:\d{4}-Q[1-4]|[a-z0-9][a-z0-9-]{0,39})$")
-SERIES = re.compile(r"^\d{4}-Q[1-4]$")  # the quarters of the series, not demo or trial runs
+# The manifest's fields that reproduce.py and compare.py read, as the docstring
+# gives them (evalkit/fields.py); check_scoring says what they must be beside
+# each other. The other fields are the pages' and quarters.py's.
+MANIFEST = {"format": (2,),
+            "files": {"+name": {"sha256": "sha256", "bytes": "count", "role": ("input", "output")}},
+            "scoring": {"questions": ["name"], "raw": ["name"], "reviews": "name|null",
+                        "history": "name|null", "decline_as_of": "date"},
+            "*": "any"}
+# ASCII digits, the whole name (fullmatch): \d takes other scripts' digits and
+# $ a final line break, and the name becomes a folder's.
+QUARTER = re.compile(r"[0-9]{4}-Q[1-4]|[a-z0-9][a-z0-9-]{0,39}")
+SERIES = re.compile(r"[0-9]{4}-Q[1-4]")  # the quarters of the series, not demo or trial runs
 # What publish.py writes into a quarter folder (evalkit/pages/outputs.py). A
 # quarter published before a page or results.csv existed lacks them: they are
 # presentations of results.json, checked by what they say (reproduce.py).
 OUTPUTS = ("results.md", "results.json", "results.csv", "index.html", "index.he.html",
            "index.ru.html")
-SHA256 = re.compile(r"[0-9a-f]{64}")
-# The scoring inputs of a manifest: (key, list or one name, the names' start and end).
-SCORING = (("questions", list, "questions-", ".json"), ("raw", list, "raw-", ".jsonl"),
-           ("reviews", str, "reviews-", ".json"), ("history", str, "history", ".json"))
-
-
-
-def plain_name(name):
-    """True for a file name that stays in its folder: text, no folder part,
-    not empty, not . or .., no NUL character."""
-    return isinstance(name, str) and name not in ("", ".", "..") and "\0" not in name \
-        and os.path.basename(name) == name
+# The scoring inputs of a manifest: (key, the names' start and end).
+SCORING = (("questions", "questions-", ".json"), ("raw", "raw-", ".jsonl"),
+           ("reviews", "reviews-", ".json"), ("history", "history", ".json"))
 
 
 def shown(value, limit=60):
@@ -87,12 +89,12 @@ def shown(value, limit=60):
 def check_quarter(name):
     """The quarter name, or BadInput: it becomes a folder name, so nothing
     that could climb out of the benchmark folder is accepted."""
-    if isinstance(name, str) and re.match(r"^\d{4}-q[1-4]$", name):
+    if isinstance(name, str) and re.fullmatch(r"[0-9]{4}-q[1-4]", name):
         # A slug by the letter, but surely meant as the quarter: two folders
         # for one quarter would split its history.
         raise BadInput(f"quarter {name!r}: a quarter is written with a capital Q: "
                        f"{name.upper()}")
-    if not isinstance(name, str) or not QUARTER.match(name):
+    if not isinstance(name, str) or not QUARTER.fullmatch(name):
         raise BadInput(f"quarter {name!r}: give YYYY-QN (2026-Q4) or a plain slug "
                        "(lower-case letters, digits, hyphens)")
     return name
@@ -218,42 +220,21 @@ def load_manifest(folder):
     if fmt != 2:
         raise BadInput(f"{path}: format {shown(fmt)}: not a format-2 manifest (a quarter "
                        "published before tools 0.2.0 is republished with publish.py --force)")
-    files = manifest.get("files")
-    if not isinstance(files, dict) or not files:
-        raise BadInput(f"{path}: files is required")
-    for name, entry in files.items():
-        if not plain_name(name) or name.startswith(".") or not isinstance(entry, dict) \
-                or entry.get("role") not in ("input", "output") \
-                or not isinstance(entry.get("sha256"), str) \
-                or not SHA256.fullmatch(entry["sha256"]) \
-                or not whole_number(entry.get("bytes")) or entry["bytes"] < 0:
-            raise BadInput(f"{path}: files.{name}: needs sha256 (64 hex digits), bytes (a whole "
-                           "number) and role input/output, and a plain file name")
-    check_scoring(manifest.get("scoring"), files, path)
+    check(manifest, MANIFEST, path)
+    check_scoring(manifest["scoring"], manifest["files"], path)
     return manifest
 
 
 def check_scoring(scoring, files, path):
-    if not isinstance(scoring, dict) or \
-            sorted(scoring) != ["decline_as_of", "history", "questions", "raw", "reviews"]:
-        raise BadInput(f"{path}: scoring needs questions, raw, reviews, history and "
-                       "decline_as_of, and nothing else")
-    for key, kind, start, end in SCORING:
+    """Each scoring input an input file of the manifest, of its kind, named
+    once; the rules' date on or after the first rules."""
+    for key, start, end in SCORING:
         value = scoring[key]
-        if kind is list:
-            if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
-                raise BadInput(f"{path}: scoring.{key} must be a list of file names")
-            if not value:
-                raise BadInput(f"{path}: scoring.{key} must name at least one file")
-            names = value
-        elif value is None:
-            continue
-        elif not isinstance(value, str):
-            raise BadInput(f"{path}: scoring.{key} must be a file name or null")
-        else:
-            names = [value]
+        if value == []:
+            raise BadInput(f"{path}: scoring.{key} must name at least one file")
+        names = value if isinstance(value, list) else [] if value is None else [value]
         for index, name in enumerate(names):
-            place = f"scoring.{key}[{index}]" if kind is list else f"scoring.{key}"
+            place = f"scoring.{key}[{index}]" if isinstance(value, list) else f"scoring.{key}"
             if files.get(name, {}).get("role") != "input":
                 raise BadInput(f"{path}: {place}: {shown(name)} is not an input file of the "
                                "manifest")
@@ -262,6 +243,14 @@ def check_scoring(scoring, files, path):
             if names.index(name) != index:
                 raise BadInput(f"{path}: {place}: {shown(name)} is named twice")
     check_date(scoring["decline_as_of"], f"{path}: scoring.decline_as_of")
+
+
+# history.json, as history writes it (evalkit/fields.py).
+_FIGURE = {"passed": "count", "applicable": "count"}
+HISTORY = {"format": (1,), "quarters": [
+    {"quarter": "string", "results_sha256": "sha256",
+     "groups": [{"set": "string", "lang": "string",
+                 "figures": {**{measure: _FIGURE for measure in MEASURES}, "*": _FIGURE}}]}]}
 
 
 def history(bench, quarter):
@@ -273,13 +262,13 @@ def history(bench, quarter):
     before them, oldest first (the names sort by date): a quarter published
     later, or a slug such as ``demo`` (a demo or a trial run, not a quarter of
     the series), is never in it."""
-    if not SERIES.match(quarter):
+    if not SERIES.fullmatch(quarter):
         return None
     entries = []
     for name in sorted(os.listdir(bench)):
         folder = os.path.join(bench, name)
         results = os.path.join(folder, "results.json")
-        if not SERIES.match(name) or name >= quarter or \
+        if not SERIES.fullmatch(name) or name >= quarter or \
                 not os.path.exists(os.path.join(folder, "MANIFEST.json")) or \
                 not os.path.exists(results):
             continue

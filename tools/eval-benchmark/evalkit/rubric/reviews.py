@@ -13,7 +13,9 @@ holding half of a surrogate pair (no page can show it).
 """
 
 from .. import BadInput, whole_number
+from ..fields import check
 from ..jsonl import read_json
+from ..schemas import REVIEWS_FILE
 from .measures import APPLIES, MEASURES
 
 ENTRY_KEYS = {"id", "measure", "value", "reason", "faulty"}
@@ -28,15 +30,10 @@ def load_reviews(path, questions_by_id):
     doc = read_json(path, unique_keys=True)
     if not isinstance(doc, dict) or not whole_number(doc.get("format")) or doc["format"] != 1:
         raise BadInput(f"{path}: a reviews file is an object with format 1 and a reviews list")
-    extra = sorted(set(doc) - {"format", "reviews"})
-    if extra:
-        raise BadInput(f"{path}: unknown key(s) {', '.join(extra)}")
-    entries = doc.get("reviews")
-    if not isinstance(entries, list):
-        raise BadInput(f"{path}: reviews must be a list")
+    check(doc, REVIEWS_FILE, path)
     out = {}
     problems = {}   # problem -> the entries that have it, in file order
-    for index, entry in enumerate(entries):
+    for index, entry in enumerate(doc["reviews"]):
         try:
             _add_entry(out, entry, index, questions_by_id)
         except _Problem as exc:
@@ -59,8 +56,6 @@ def _add_entry(out, entry, index, questions_by_id):
         raise _Problem(where, what)
 
     where = f"reviews[{index}]"
-    if not isinstance(entry, dict):
-        bad("must be an object")
     extra = sorted(set(entry) - ENTRY_KEYS)
     if extra:
         bad(f"unknown key(s) {', '.join(extra)}")

@@ -27,10 +27,12 @@ asked; were they changed, the question still decides.
 import os
 
 from .. import BadInput, whole_number
+from ..fields import check
 from ..jsonl import dumps_file, iter_jsonl, read_json, sha256_file
 from ..responses import derive
 from .cases import load_site_qa
 from .measures import MEASURES, judge
+from .quarter import HISTORY
 from .report import Tally
 from .reviews import load_reviews
 from .rulebook import rules_as_of
@@ -343,30 +345,10 @@ def provenance(sets, facts, reviews_path, reviews, rules, other_inputs):
 
 
 def load_history(path):
-    """history.json: earlier quarters' overall figures (see evalkit.rubric.quarter)."""
+    """history.json: earlier quarters' overall figures (evalkit.rubric.quarter.HISTORY)."""
     doc = read_json(path)
-    quarters = doc.get("quarters") if isinstance(doc, dict) and whole_number(doc.get("format")) \
-        and doc["format"] == 1 else None
-    if not isinstance(quarters, list):
-        raise BadInput(f"{path}: a history file is {{format: 1, quarters: [...]}}")
-    for index, entry in enumerate(quarters):
-        if not _history_entry_ok(entry):
-            raise BadInput(f"{path}: quarters[{index}]: needs quarter and groups with "
-                           "passed/applicable counts for every measure")
-    return quarters
-
-
-def _history_entry_ok(entry):
-    def count(value):
-        return whole_number(value) and value >= 0
-
-    try:
-        return isinstance(entry["quarter"], str) and all(
-            count(group["figures"][measure][key])
-            for group in entry["groups"] for measure in MEASURES
-            for key in ("passed", "applicable"))
-    except (KeyError, TypeError):
-        return False
+    check(doc, HISTORY, path)
+    return doc["quarters"]
 
 
 def results_json(result):

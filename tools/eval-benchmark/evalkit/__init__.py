@@ -10,8 +10,8 @@ tools/eval-benchmark, one folder per part (Documents/architecture.json):
 and at this root the shared formats every part may read: files (jsonl),
 recorded bodies (responses), text folding (textmatch), the formats in prose
 (schemas), model families, provenance, statistics, the command line's
-helpers (cli), secrets kept out of files (redaction), field checks. These
-import no part. tests/test_layers.py holds every import to the picture.
+helpers (cli), secrets kept out of files (redaction), and the one checker
+of every loaded record (fields). These import no part. tests/test_layers.py holds every import to the picture.
 
 Library code raises BadInput for anything a user can fix; only the
 command-line layer turns it into one line on stderr.
@@ -43,6 +43,10 @@ REPO = os.path.dirname(os.path.dirname(SCRIPTS_DIR))
 #          and sampled on each row), the pages and the review sheet, beside
 #          the other rules of that date. Older rules keep the output of 0.4.0
 #          and 0.2.0.
+#   0.6.0  the rules of 2026-12-03: results.md ends with its signature (suite,
+#          rules date, version, one sha256 of the question and raw files).
+#          The scenario suite keeps its own output version
+#          (scenario_score.OUTPUT_VERSION), so a site-qa rule never moves it.
 VERSION = "0.6.0"
 
 # ASCII digits only, the whole text: \d would take other scripts' digits.

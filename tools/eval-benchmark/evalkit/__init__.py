@@ -11,7 +11,8 @@ and at this root the shared formats every part may read: files (jsonl),
 recorded bodies (responses), text folding (textmatch), the formats in prose
 (schemas), model families, provenance, statistics, the command line's
 helpers (cli), secrets kept out of files (redaction), and the one checker
-of every loaded record (fields). These import no part. tests/test_layers.py holds every import to the picture.
+of every loaded record (fields). These import no part. tests/test_layers.py
+holds every import to the picture.
 
 Library code raises BadInput for anything a user can fix; only the
 command-line layer turns it into one line on stderr.

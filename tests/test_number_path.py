@@ -68,6 +68,7 @@ HELPERS = {
 MODULES = {
     "__init__": "the package's small checks: a whole number (format 1), a calendar date",
     "cases": "checks a question file",
+    "fields": "the one record checker, which the question file's loader calls",
     "jsonl": "reads JSON and JSON Lines",
     "reviews": "reads and checks the reviews file",
     "rulebook": "the rules in force on the quarter's date (the DECLINE list, the text rules)",

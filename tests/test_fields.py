@@ -129,6 +129,7 @@ class SpecsBesideTheirProse(unittest.TestCase):
                                      schemas.NOT_ON_SITE)),
                 (schemas.REVIEWS, (schemas.REVIEWS_FILE,)),
                 (schemas.SCENARIOS, (schemas.SCENARIO_FILE, schemas.SCENARIO, schemas.KEY_FACT)),
+                (schemas.TARGET, (schemas.TARGET_FIELDS,)),
                 (quarter.__doc__, (quarter.MANIFEST,)),
                 (intake.__doc__, (intake.VOCABULARY,)),
                 (grounding.Rules.__doc__, (grounding.RULES_FILE,)),

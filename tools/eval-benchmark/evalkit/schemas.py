@@ -63,6 +63,11 @@ TARGET PROFILE (format 1): how to ask, and where the answer is
   Values from {env:NAME} are recorded as [redacted:NAME], never as themselves.
   A value its header or the URL cannot carry (a line break, a control
   character; a space in the URL) is refused before any question is asked."""
+TARGET_FIELDS = {"format": (1,), "name": "text", "kind": "text", "url?": "string|null",
+                 "method": ("POST", "GET", "PUT"), "headers?": {"*": "string"}, "body?": "any",
+                 "response": {"answer": "text", "sources?": "string|null",
+                              "source_url?": "string|null", "grounded?": "string|null"},
+                 "version_header?": "string|null"}
 
 # The raw line comes in three kinds, told apart by target.kind: a website
 # assistant's (the widget protocol, suite site-qa), a model generator's and an

@@ -19,13 +19,13 @@ job, apart from this asking code, so that scoring needs none of it.
 import os
 import re
 
-from .. import SCRIPTS_DIR, BadInput, whole_number
+from .. import SCRIPTS_DIR, BadInput
 from . import http
+from ..fields import check, check_format
 from ..jsonl import read_json
+from ..schemas import TARGET_FIELDS
 
-PROFILE_KEYS = {"format", "name", "kind", "url", "method", "headers", "body", "response",
-                "version_header"}
-RESPONSE_KEYS = {"answer", "sources", "source_url", "grounded"}
+RESPONSE_KEYS = ("answer", "grounded", "source_url", "sources")
 _PLACEHOLDER = re.compile(r"\{(question|page_url|widget_key|lang|id|env:[A-Za-z_][A-Za-z0-9_]*)\}")
 _ANY_BRACE = re.compile(r"\{[^{}]*\}")
 
@@ -39,50 +39,24 @@ def load_profile(path):
 
 
 def parse_profile(doc, path):
-    def bad(reason):
-        raise BadInput(f"{path}: {reason}")
-
+    """The profile ``doc`` read from ``path``, its fields checked
+    (schemas.TARGET_FIELDS, beside the format's prose) and its templates."""
     if not isinstance(doc, dict):
-        bad("a target profile must be a JSON object")
-    if not whole_number(doc.get("format")) or doc["format"] != 1:
-        bad(f"format {doc.get('format')!r} is not one this tool knows (1)")
-    extra = sorted(set(doc) - PROFILE_KEYS)
-    if extra:
-        bad(f"unknown key(s) {', '.join(extra)}")
-    for key in ("name", "kind", "method"):
-        if not isinstance(doc.get(key), str) or not doc[key]:
-            bad(f"{key} must be a non-empty string")
-    if doc["method"] not in ("POST", "GET", "PUT"):
-        bad(f"method {doc['method']!r} is not POST, GET or PUT")
-    if doc.get("url") is not None and not isinstance(doc["url"], str):
-        bad("url must be a string or null (then --endpoint or BENCH_ENDPOINT gives it)")
-    headers = doc.get("headers", {})
-    if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
-        bad("headers must be an object of strings")
+        raise BadInput(f"{path}: a target profile must be a JSON object")
+    check_format(doc, path)
+    check(doc, TARGET_FIELDS, path)
+    headers, response = doc.get("headers", {}), doc["response"]
     for name, value in sorted(headers.items()):
         problem = http.header_problem(name) or http.header_problem(value)
         if problem:
-            bad(f"the {name!r} header holds {problem}")
-    response = doc.get("response")
-    if not isinstance(response, dict):
-        bad("response must be an object naming where answer, sources and grounded are")
-    extra = sorted(set(response) - RESPONSE_KEYS)
-    if extra:
-        bad(f"response: unknown key(s) {', '.join(extra)}")
-    if not isinstance(response.get("answer"), str) or not response["answer"]:
-        bad("response.answer must be a path such as 'answer' or 'data.text'")
-    for key in ("sources", "source_url", "grounded"):
-        if response.get(key) is not None and not isinstance(response[key], str):
-            bad(f"response.{key} must be a path string or null")
-    if doc.get("version_header") is not None and not isinstance(doc["version_header"], str):
-        bad("version_header must be a header name or null")
+            raise BadInput(f"{path}: the {name!r} header holds {problem}")
     _check_templates(doc.get("body"), path)
     for value in list(headers.values()) + [doc.get("url") or ""]:
         _check_templates(value, path)
     return {
         "name": doc["name"], "kind": doc["kind"], "url": doc.get("url"),
         "method": doc["method"], "headers": dict(headers), "body": doc.get("body"),
-        "response": {k: response.get(k) for k in sorted(RESPONSE_KEYS)},
+        "response": {k: response.get(k) for k in RESPONSE_KEYS},
         "version_header": doc.get("version_header"),
     }
 

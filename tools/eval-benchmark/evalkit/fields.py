@@ -140,6 +140,17 @@ def _wrong_keys(record, spec, prefix, closed):
     rest = sorted(key for key in record if key not in named)
     if other is not None and other[0] == "+" and not rest:
         return f"{prefix[:-1]} must not be empty"
+    problem = _wrong_named(record, fields, prefix)
+    if problem is None and rest:
+        if other is not None:
+            problem = _wrong_others(record, rest, other, spec[other], prefix)
+        elif closed:
+            problem = (f"{prefix[:-1]}: " if prefix else "") + f"unknown key(s) {', '.join(rest)}"
+    return problem
+
+
+def _wrong_named(record, fields, prefix):
+    """The first of the fields a spec names that is missing or breaks its rule."""
     for name, optional, rule in fields:
         if name not in record:
             if optional:
@@ -149,17 +160,20 @@ def _wrong_keys(record, spec, prefix, closed):
             only_types = isinstance(rule, str) and all(_KINDS[k][0] == k for k in _kinds(rule))
             return f"{prefix}{name} is missing" if only_types \
                 else f"{prefix}{name} must be {_wanted(rule)}"
-        if _fits(record[name], rule):
-            continue
-        problem = _wrong(record[name], rule, prefix + name)
-        if problem is not None:
-            return problem
-    if closed and other is None and rest:
-        return (f"{prefix[:-1]}: " if prefix else "") + f"unknown key(s) {', '.join(rest)}"
-    for key in rest if other is not None else ():
+        if not _fits(record[name], rule):
+            problem = _wrong(record[name], rule, prefix + name)
+            if problem is not None:
+                return problem
+    return None
+
+
+def _wrong_others(record, keys, other, rule, prefix):
+    """The first of ``keys`` (those the spec does not name) whose name or
+    value breaks the spec's ``other`` entry ("*", "+" or "+name")."""
+    for key in keys:
         if other[1:] and not _KINDS[other[1:]][1](key):
             return f"{prefix[:-1]}: key {key!r:.60} must be {_wanted(other[1:])}"
-        problem = _wrong(record[key], spec[other], prefix + key)
+        problem = _wrong(record[key], rule, prefix + key)
         if problem is not None:
             return problem
     return None
@@ -173,27 +187,30 @@ def _wrong(value, rule, place):
             return f"{place} must be an object, not {_name_of(value)}"
         return _wrong_keys(value, rule, place + ".", closed=True)
     if isinstance(rule, list):
-        if not isinstance(value, list) or (len(rule) > 1 and not value):
-            found = "" if isinstance(value, list) else f", not {_name_of(value)}"
-            return f"{place} must be {_wanted(rule)}{found}"
-        for index, item in enumerate(value):
-            if _fits(item, rule[0]):
-                continue
-            problem = _wrong(item, rule[0], f"{place}[{index}]")
-            if problem is not None:
-                return problem
-        return None
+        return _wrong_list(value, rule, place)
     if isinstance(rule, tuple):
         if any(value == known and type(value) is type(known) for known in rule):
             return None
         return f"unknown {place} {value!r:.60} ({place} must be {_wanted(rule)})"
-    kinds = _kinds(rule)
     if _fits(value, rule):
         return None
     # A value of the right JSON type is wrong by its value, not its type.
-    found = "" if any(_KINDS[_KINDS[kind][0]][1](value) for kind in kinds) \
+    found = "" if any(_KINDS[_KINDS[kind][0]][1](value) for kind in _kinds(rule)) \
         else f", not {_name_of(value)}"
     return f"{place} must be {_wanted(rule)}{found}"
+
+
+def _wrong_list(value, rule, place):
+    """``[rule]``: a list, each item by the rule; ``[rule, ...]``: one at least."""
+    if not isinstance(value, list) or (len(rule) > 1 and not value):
+        found = "" if isinstance(value, list) else f", not {_name_of(value)}"
+        return f"{place} must be {_wanted(rule)}{found}"
+    for index, item in enumerate(value):
+        if not _fits(item, rule[0]):
+            problem = _wrong(item, rule[0], f"{place}[{index}]")
+            if problem is not None:
+                return problem
+    return None
 
 
 @functools.lru_cache(maxsize=None)

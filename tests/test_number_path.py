@@ -39,6 +39,8 @@ HELPERS = {
     ("siteqa", "path"): "the quarter folder's file names, as its MANIFEST gives them",
     ("responses", "follow"): "the value at a path of the profile in the body",
     ("responses", "parse_received"): "reads the body's JSON (a lone surrogate as U+FFFD)",
+    ("responses", "_unreadable"): "why a response has no body to read: derive's problem",
+    ("responses", "_source_urls"): "the URLs at the profile's sources path, for right_page_cited",
     ("measures", "delivered"): "the other rules judge applies: an answer not delivered fails",
     ("measures", "in_question_language"): "another rule (its own measure)",
     ("measures", "right_page_cited"): "another rule (its own measure)",

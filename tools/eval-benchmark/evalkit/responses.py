@@ -82,15 +82,7 @@ def derive(response, spec):
     Only a whole, UTF-8, HTTP 200 body is read, as JSON, by the profile's
     paths (``spec``: ``answer``, and optionally ``sources`` with the key of an
     item's URL, ``source_url``, and ``grounded``)."""
-    out = {"answer": None, "sources": [], "grounded": None, "problem": None}
-    if response is None:
-        out["problem"] = "no response"
-    elif response.get("truncated"):
-        out["problem"] = "body over the size cap"
-    elif response.get("status") != 200:
-        out["problem"] = f"HTTP {response.get('status')}"
-    elif response.get("body") is None:
-        out["problem"] = "response body is not UTF-8"
+    out = {"answer": None, "sources": [], "grounded": None, "problem": _unreadable(response)}
     if out["problem"]:
         return out
     try:
@@ -105,16 +97,37 @@ def derive(response, spec):
         out["problem"] = f"response {spec['answer']} is not a string"
     else:
         out["answer"] = answer
-    sources = follow(doc, spec["sources"]) if spec.get("sources") else None
-    for item in sources if isinstance(sources, list) else []:
-        url = item if isinstance(item, str) else (
-            follow(item, spec.get("source_url") or "url") if isinstance(item, dict) else None)
-        if isinstance(url, str) and url:
-            out["sources"].append(url)
+    out["sources"] = _source_urls(doc, spec)
     grounded = follow(doc, spec["grounded"]) if spec.get("grounded") else None
     if isinstance(grounded, bool):
         out["grounded"] = grounded
     return out
+
+
+def _unreadable(response):
+    """Why a recorded response has no body to read as JSON, or None."""
+    if response is None:
+        return "no response"
+    if response.get("truncated"):
+        return "body over the size cap"
+    if response.get("status") != 200:
+        return f"HTTP {response.get('status')}"
+    if response.get("body") is None:
+        return "response body is not UTF-8"
+    return None
+
+
+def _source_urls(doc, spec):
+    """The non-empty URL strings at the profile's ``sources`` path: each item
+    a URL, or an object with its URL at ``source_url`` (default ``url``)."""
+    sources = follow(doc, spec["sources"]) if spec.get("sources") else None
+    urls = []
+    for item in sources if isinstance(sources, list) else []:
+        url = item if isinstance(item, str) else (
+            follow(item, spec.get("source_url") or "url") if isinstance(item, dict) else None)
+        if isinstance(url, str) and url:
+            urls.append(url)
+    return urls
 
 
 def openai_text(doc):

@@ -144,20 +144,31 @@ def load(folder):
     if not isinstance(doc, dict) or doc.get("format") != 1 or not isinstance(doc.get("scenarios"), str) or \
             not isinstance(scoring, dict) or not isinstance(doc.get("files"), dict):
         raise BadInput(f"{path}: not a scenario run manifest (format 1, scenarios, scoring, files)")
-    for name, item in doc["files"].items():
+    _check_files(path, doc["files"])
+    _check_scoring(path, scoring, doc["files"])
+    if doc["scenarios"].startswith("/") or ".." in doc["scenarios"].split("/"):
+        raise BadInput(f"{path}: scenarios must be a path inside the repository")
+    return doc
+
+
+def _check_files(path, files):
+    """Refuse a ``files`` entry that is not a plain file of the folder or of
+    its PAGES folder, or that has no role."""
+    for name, item in files.items():
         parts = name.split("/")
         if not (len(parts) == 1 or (len(parts) == 2 and parts[0] == PAGES)) or \
                 any(p in ("", ".", "..") for p in parts) or not isinstance(item, dict) or \
                 item.get("role") not in ("input", "output"):
             raise BadInput(f"{path}: files: {name!r} is not a file of the run with a role")
+
+
+def _check_scoring(path, scoring, files):
+    """Refuse ``scoring.raw`` or ``scoring.atoms`` unless each lists input files."""
     for key in ("raw", "atoms"):
         names = scoring.get(key)
         if not isinstance(names, list) or not names or \
-                any(doc["files"].get(n, {}).get("role") != "input" for n in names):
+                any(files.get(n, {}).get("role") != "input" for n in names):
             raise BadInput(f"{path}: scoring.{key} must list input files of the manifest")
-    if doc["scenarios"].startswith("/") or ".." in doc["scenarios"].split("/"):
-        raise BadInput(f"{path}: scenarios must be a path inside the repository")
-    return doc
 
 
 def check_inputs(folder, manifest):

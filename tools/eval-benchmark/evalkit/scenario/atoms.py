@@ -100,29 +100,54 @@ def validate(reply, topics=None, answer=None):
 
 def atom_problems(where, atom, topics):
     """What is wrong with one atom: a list, empty when nothing is."""
-    problems = []
     if not isinstance(atom, dict):
         return [f"{where} is not an object"]
+    return (_field_problems(where, atom) + _string_problems(where, atom, topics)
+            + _number_problems(where, atom))
+
+
+def _blank(value):
+    """True when ``value`` is not a string with something besides white space."""
+    return not isinstance(value, str) or not value.strip()
+
+
+def _field_problems(where, atom):
+    """The fields an atom lacks and those it has beside FIELDS."""
+    problems = []
     missing = [f for f in FIELDS if f not in atom]
     extra = sorted(set(atom) - set(FIELDS))
     if missing:
         problems.append(f"{where} lacks {', '.join(missing)}")
     if extra:
         problems.append(f"{where} has unknown field(s) {', '.join(extra)}")
+    return problems
+
+
+def _string_problems(where, atom, topics):
+    """What is wrong with the fields of an atom that are words: text,
+    verified_truth, correctness, citation and topic (absent ones are
+    _field_problems' to report)."""
+    problems = []
     for field in ("text", "verified_truth"):
-        if field in atom and (not isinstance(atom[field], str) or not atom[field].strip()):
+        if field in atom and _blank(atom[field]):
             problems.append(f"{where}.{field} must be a non-empty string")
     if "correctness" in atom and atom["correctness"] not in CORRECTNESS:
         problems.append(f"{where}.correctness {atom['correctness']!r} is not one of "
                         f"{', '.join(CORRECTNESS)}")
-    if "citation" in atom and atom["citation"] is not None and (
-            not isinstance(atom["citation"], str) or not atom["citation"].strip()):
+    if "citation" in atom and atom["citation"] is not None and _blank(atom["citation"]):
         problems.append(f"{where}.citation must be a non-empty string or null")
     if "topic" in atom:
-        if not isinstance(atom["topic"], str) or not atom["topic"].strip():
+        if _blank(atom["topic"]):
             problems.append(f"{where}.topic must be a non-empty string")
         elif topics and atom["topic"] not in topics:
             problems.append(f"{where}.topic {atom['topic']!r} is not in the vocabulary")
+    return problems
+
+
+def _number_problems(where, atom):
+    """What is wrong with the fields of an atom that are numbers:
+    specificity, actionability and importance."""
+    problems = []
     for field in ("specificity", "actionability"):
         if field in atom and (not _number(atom[field]) or not 0 <= atom[field] <= 1):
             problems.append(f"{where}.{field} must be a number from 0 to 1")

@@ -112,31 +112,14 @@ class SourceTable:
         doc, self.sha256 = read_json_sha(path)
         self.path = path
         _check_table(doc, path, "a source-authority table")
-        buckets, patterns = doc.get("buckets"), doc.get("patterns")
-        if not isinstance(buckets, dict) or not all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1
-                for v in buckets.values()):
-            raise BadInput(f"{path}: buckets must be an object of bucket: credit (a number "
-                           "from 0 to 1)")
-        if not isinstance(patterns, list) or not all(
-                isinstance(p, dict) and isinstance(p.get("pattern"), str) and
-                isinstance(p.get("bucket"), str) and isinstance(p.get("why", ""), str)
-                for p in patterns):
-            raise BadInput(f"{path}: patterns must be a list of {{pattern, bucket, why}} "
-                           "(strings)")
-        examples = doc.get("examples", [])
-        if not isinstance(examples, list) or not all(
-                isinstance(e, dict) and isinstance(e.get("citation"), (str, type(None))) and
-                isinstance(e.get("bucket"), str) for e in examples):
-            raise BadInput(f"{path}: examples must be a list of {{citation (a string or null), "
-                           "bucket}}")
-        self.buckets = {k: exact(v) for k, v in buckets.items()}
+        _check_source_lists(doc, path)
+        self.buckets = {k: exact(v) for k, v in doc["buckets"].items()}
         self.known = {}   # source -> bucket (source_bucket)
         self.default = doc.get("default")
-        self.examples = examples
+        self.examples = doc.get("examples", [])
         try:
             self.patterns = [(re.compile(p["pattern"], re.IGNORECASE), p["bucket"])
-                             for p in patterns]
+                             for p in doc["patterns"]]
         except re.error as exc:
             raise BadInput(f"{path}: a pattern is no regular expression ({exc})") from None
         for _p, bucket in self.patterns:
@@ -234,6 +217,29 @@ def _check_table(doc, path, what):
         raise BadInput(f"{path}: not {what}: an object with format 1")
     if not isinstance(doc.get("note", ""), str):
         raise BadInput(f"{path}: note must be a string")
+
+
+def _check_source_lists(doc, path):
+    """Refuse a source-authority table whose buckets, patterns or examples
+    are not of the shape SourceTable reads."""
+    buckets, patterns = doc.get("buckets"), doc.get("patterns")
+    if not isinstance(buckets, dict) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1
+            for v in buckets.values()):
+        raise BadInput(f"{path}: buckets must be an object of bucket: credit (a number "
+                       "from 0 to 1)")
+    if not isinstance(patterns, list) or not all(
+            isinstance(p, dict) and isinstance(p.get("pattern"), str) and
+            isinstance(p.get("bucket"), str) and isinstance(p.get("why", ""), str)
+            for p in patterns):
+        raise BadInput(f"{path}: patterns must be a list of {{pattern, bucket, why}} "
+                       "(strings)")
+    examples = doc.get("examples", [])
+    if not isinstance(examples, list) or not all(
+            isinstance(e, dict) and isinstance(e.get("citation"), (str, type(None))) and
+            isinstance(e.get("bucket"), str) for e in examples):
+        raise BadInput(f"{path}: examples must be a list of {{citation (a string or null), "
+                       "bucket}}")
 
 
 def _strings(value):

@@ -53,41 +53,54 @@ def _key(text):
     return " ".join(re.findall(r"[0-9a-z]+", text.casefold()))
 
 
+def _check_header(doc, path):
+    """Refuse a corpus whose format, top-level fields or sections list are
+    not what the loader reads (a section's own fields are checked as read)."""
+    if not isinstance(doc, dict) or not whole_number(doc.get("format")) or doc["format"] != 1:
+        raise BadInput(f"{path}: a corpus is an object with format 1")
+    for key, kind, what in (("jurisdiction", str, "a string"), ("note", str, "a string"),
+                            ("fictional", bool, "true or false")):
+        if key in doc and not isinstance(doc[key], kind):
+            raise BadInput(f"{path}: {key} must be {what}")
+    sections = doc.get("sections")
+    if not isinstance(sections, list) or not sections:
+        raise BadInput(f"{path}: sections must be a non-empty list")
+
+
 class Corpus:
     def __init__(self, path):
         doc, self.sha256 = read_json_sha(path)
-        if not isinstance(doc, dict) or not whole_number(doc.get("format")) or doc["format"] != 1:
-            raise BadInput(f"{path}: a corpus is an object with format 1")
-        for key, kind, what in (("jurisdiction", str, "a string"), ("note", str, "a string"),
-                                ("fictional", bool, "true or false")):
-            if key in doc and not isinstance(doc[key], kind):
-                raise BadInput(f"{path}: {key} must be {what}")
-        sections = doc.get("sections")
-        if not isinstance(sections, list) or not sections:
-            raise BadInput(f"{path}: sections must be a non-empty list")
+        _check_header(doc, path)
         self.path = path
         self.jurisdiction = doc.get("jurisdiction")
+        self._read_sections(doc["sections"])
+        self._read_parcels(doc.get("parcels") or [])
+        self._index()
+
+    def _read_sections(self, sections):
+        """``sections`` by their loose key, and their paragraphs as passages."""
         self.sections = {}
         self.passages = []   # (section id, paragraph), in code order
         for index, section in enumerate(sections):
             if not isinstance(section, dict) or not all(
                     isinstance(section.get(k), str) and section[k].strip()
                     for k in ("id", "title", "text")):
-                raise BadInput(f"{path}: sections[{index}]: needs id, title and text")
+                raise BadInput(f"{self.path}: sections[{index}]: needs id, title and text")
             if _key(section["id"]) in self.sections:
-                raise BadInput(f"{path}: sections[{index}]: {section['id']} twice")
+                raise BadInput(f"{self.path}: sections[{index}]: {section['id']} twice")
             self.sections[_key(section["id"])] = section
             for paragraph in re.split(r"\n\s*\n", section["text"].strip()):
                 self.passages.append((section["id"], " ".join(paragraph.split())))
+
+    def _read_parcels(self, parcels):
+        """``parcels`` by the loose key of their address."""
         self.parcels = {}
-        parcels = doc.get("parcels") or []
         if not isinstance(parcels, list):
-            raise BadInput(f"{path}: parcels must be a list")
+            raise BadInput(f"{self.path}: parcels must be a list")
         for index, parcel in enumerate(parcels):
             if not isinstance(parcel, dict) or not isinstance(parcel.get("address"), str):
-                raise BadInput(f"{path}: parcels[{index}]: needs an address")
+                raise BadInput(f"{self.path}: parcels[{index}]: needs an address")
             self.parcels[_key(parcel["address"])] = parcel
-        self._index()
 
     def _index(self):
         words = [tokens(f"{sid} {text}") for sid, text in self.passages]

@@ -117,16 +117,8 @@ def read_atoms(paths, answers, scenarios):
     for path in paths:
         for number, line in iter_jsonl(path):
             where = f"{path}:{number}"
-            check_line(line, where, "an atoms line", ATOMS_FIELDS, ("evaluator", EVALUATOR_FIELDS))
+            check_atoms_line(line, where)
             ev = line["evaluator"]
-            if line["error"] is not None and line["atoms"] is not None:
-                raise BadInput(f"{where}: atoms must be null beside an error: not an atoms line")
-            for index, made in enumerate(line.get("calls", [])):
-                problem = wrong_field(made, CALL_FIELDS, f"calls[{index}].") or (
-                    None if made.get("usage") is None else
-                    wrong_field(made["usage"], USAGE_FIELDS, f"calls[{index}].usage."))
-                if problem is not None:
-                    raise BadInput(f"{where}: {problem}: not an atoms line")
             evaluator = f"{ev.get('provider')}:{ev.get('model')}"
             answer = answers.get((line["id"], line["variant"]))
             if answer is None:
@@ -137,27 +129,50 @@ def read_atoms(paths, answers, scenarios):
             if line.get("response_sha256") != sha256_of(text):
                 raise BadInput(f"{where}: these atoms are of another answer than the raw line's "
                                "(response_sha256 differs)")
-            atoms = line.get("atoms")
-            if line.get("error") is None:
-                checked, problems = validate({"atoms": atoms}, scenarios.topics, answer=text)
-                if problems:
-                    raise BadInput(f"{where}: {problems[0]}")
-                atoms = checked
-            lookups = line.get("lookups")
-            if lookups is not None:
-                check_lookups(lookups, where)
-            if lookups is not None and atoms is not None:
-                corpus = corpora.get(os.path.dirname(scenarios.path), lookups, where)
-                seen = what_was_read(lookups, corpus)
-                atoms = [dict(atom, **grounding(atom, corpus, seen)) for atom in atoms]
+            atoms = line_atoms(line, where, text, scenarios, corpora)
             key = (line["id"], line["variant"], evaluator, line["repeat"])
             if key in out:
                 raise BadInput(f"{where}: a second atoms line for {key}")
             out[key] = {"atoms": atoms, "error": line.get("error"), "evaluator": ev,
-                        "lookups": lookups, "served": reported(line.get("served_model")),
+                        "lookups": line.get("lookups"),
+                        "served": reported(line.get("served_model")),
                         "run": line.get("run") or {}, "where": where,
                         "tokens": evaluator_tokens(line.get("calls"))}
     return out
+
+
+def check_atoms_line(line, where):
+    """Refuse an atoms line whose fields, calls' usage or atoms beside an
+    error are not what the scoring reads."""
+    check_line(line, where, "an atoms line", ATOMS_FIELDS, ("evaluator", EVALUATOR_FIELDS))
+    if line["error"] is not None and line["atoms"] is not None:
+        raise BadInput(f"{where}: atoms must be null beside an error: not an atoms line")
+    for index, made in enumerate(line.get("calls", [])):
+        problem = wrong_field(made, CALL_FIELDS, f"calls[{index}].") or (
+            None if made.get("usage") is None else
+            wrong_field(made["usage"], USAGE_FIELDS, f"calls[{index}].usage."))
+        if problem is not None:
+            raise BadInput(f"{where}: {problem}: not an atoms line")
+
+
+def line_atoms(line, where, text, scenarios, corpora):
+    """The atoms of a line (None beside an error), validated against the
+    answer ``text``, and each with its grounding when the evaluator's
+    lookups were recorded."""
+    atoms = line.get("atoms")
+    if line.get("error") is None:
+        checked, problems = validate({"atoms": atoms}, scenarios.topics, answer=text)
+        if problems:
+            raise BadInput(f"{where}: {problems[0]}")
+        atoms = checked
+    lookups = line.get("lookups")
+    if lookups is not None:
+        check_lookups(lookups, where)
+    if lookups is not None and atoms is not None:
+        corpus = corpora.get(os.path.dirname(scenarios.path), lookups, where)
+        seen = what_was_read(lookups, corpus)
+        atoms = [dict(atom, **grounding(atom, corpus, seen)) for atom in atoms]
+    return atoms
 
 
 def check_not_self(line, where, evaluator, answer):

@@ -157,14 +157,7 @@ class Client:
             throttled = status == 429
             raw = http_text(response)
             if status == 200 and raw is not None:
-                try:
-                    doc = parse_received(raw)
-                except (ValueError, RecursionError):
-                    raise ProviderError(f"{self.name}: HTTP 200 but the body is not JSON "
-                                        f"({self.where(url)})", attempts, status, raw) from None
-                usage = self.usage_of(doc if isinstance(doc, dict) else {})
-                if usage["reported"]:
-                    tokens = count_or_zero(usage["input_tokens"]) + count_or_zero(usage["output_tokens"])
+                doc, usage, tokens = self.read_success(url, status, raw, attempts)
                 return doc, raw, usage, None
         finally:
             if ticket is not None:
@@ -172,16 +165,36 @@ class Client:
             self.meter.attempt(throttled, waited)
         if response is None and attempt["error"] == "interrupted":
             raise self.interrupted(url, attempts)
-        failure = Failure(retryable=True, fatal=False) if response is None else \
-            self.failure_of(status, response["headers"], raw or "")
-        headers = response["headers"] if response else {}
-        wait = retry.plan(self.policy, len(attempts), headers, rng) \
-            if failure.retryable else None
+        failure, wait = self.failure_and_wait(response, status, raw, attempts, rng)
         why_not = self.why_not_again(failure, wait, attempts, time.monotonic() - start)
         attempt["retry_in_s"] = None if why_not is not None else round(wait.seconds, 3)
         if why_not is not None:
             raise self.error(url, attempt, failure, why_not, attempts, raw)
         return None, None, None, wait
+
+    def read_success(self, url, status, raw, attempts):
+        """``(document, usage, tokens)`` of an HTTP 200 body; ``tokens`` (for
+        the limiter) is None when the API reported no usage."""
+        try:
+            doc = parse_received(raw)
+        except (ValueError, RecursionError):
+            raise ProviderError(f"{self.name}: HTTP 200 but the body is not JSON "
+                                f"({self.where(url)})", attempts, status, raw) from None
+        usage = self.usage_of(doc if isinstance(doc, dict) else {})
+        tokens = None
+        if usage["reported"]:
+            tokens = count_or_zero(usage["input_tokens"]) + count_or_zero(usage["output_tokens"])
+        return doc, usage, tokens
+
+    def failure_and_wait(self, response, status, raw, attempts, rng):
+        """``(Failure, wait)`` of an attempt that failed: no response at all
+        is retried; ``wait`` (retry.plan) is None when it is not retryable."""
+        failure = Failure(retryable=True, fatal=False) if response is None else \
+            self.failure_of(status, response["headers"], raw or "")
+        headers = response["headers"] if response else {}
+        wait = retry.plan(self.policy, len(attempts), headers, rng) \
+            if failure.retryable else None
+        return failure, wait
 
     def interrupted(self, url, attempts):
         """The CallInterrupted of a call Ctrl-C cut, with what it sent."""

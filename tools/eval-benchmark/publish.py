@@ -107,16 +107,9 @@ def asked_from(work, bench):
     questions = {}  # name -> {sha256: the first raw line that records it}
     for raw in raws:
         for number, line in iter_jsonl(os.path.join(work, raw)):
-            run = line.get("run") if isinstance(line.get("run"), dict) else {}
-            name, sha = run.get("cases_file"), run.get("cases_sha256")
-            if not plain_name(name) or \
-                    not name.startswith("questions-") or not name.endswith(".json"):
-                raise BadInput(f"{work}/{raw}:{number}: run.cases_file {shown(name)} is not a "
-                               "question file name")
-            if not isinstance(sha, str) or not SHA256.fullmatch(sha):
-                raise BadInput(f"{work}/{raw}:{number}: run.cases_sha256 {shown(sha)} is not "
-                               "the sha256 of a question file (64 hex digits)")
-            questions.setdefault(name, {}).setdefault(sha, f"{work}/{raw}:{number}")
+            place = f"{work}/{raw}:{number}"
+            name, sha = asked_with(line, place)
+            questions.setdefault(name, {}).setdefault(sha, place)
     for name, shas in sorted(questions.items()):
         source = os.path.join(bench, name)
         if not os.path.exists(source):
@@ -129,6 +122,19 @@ def asked_from(work, bench):
                                "quarter with the question files it was asked, or run a new "
                                "quarter (make run QUARTER=...)")
     return raws, sorted(questions)
+
+
+def asked_with(line, place):
+    """``(question file name, its sha256)`` that a raw line (at ``place``)
+    records it was asked from; else BadInput."""
+    run = line.get("run") if isinstance(line.get("run"), dict) else {}
+    name, sha = run.get("cases_file"), run.get("cases_sha256")
+    if not plain_name(name) or not name.startswith("questions-") or not name.endswith(".json"):
+        raise BadInput(f"{place}: run.cases_file {shown(name)} is not a question file name")
+    if not isinstance(sha, str) or not SHA256.fullmatch(sha):
+        raise BadInput(f"{place}: run.cases_sha256 {shown(sha)} is not the sha256 of a "
+                       "question file (64 hex digits)")
+    return name, sha
 
 
 def gather(work, bench, quarter, staging):

@@ -201,23 +201,37 @@ def reproduce_command(args):
                               f"temporary folder failed: {one_line(reason)} (free space there, "
                               "or set TMPDIR to a folder with room)")
     for name in sorted(n for n, e in listed.items() if e["role"] == "output"):
-        if is_presentation(name):
-            more, same = check_page(folder, name, listed[name], result)
-            lines += more
-            ok = ok and same
-            continue
-        more, same = compare_output(folder, name, listed[name], fresh.get(name))
-        if name == "results.json" and not same and "sampled_review" in result:
-            more[1:1] = other_sample(folder, result["sampled_review"])
+        more, same = check_output(folder, name, listed[name], result, fresh)
         lines += more
         ok = ok and same
     # An output of the numbers that was not published: the quarter is not
     # reproduced whole. (Pages are today's renderer's: an old quarter has fewer.)
-    for name in sorted(n for n in fresh if not is_presentation(n)):
-        if listed.get(name, {}).get("role") != "output":
-            lines.append(f"differs    {name} (the scorer writes it; not in MANIFEST.json)")
-            ok = False
-    print("\n".join(lines))
+    unlisted = unlisted_outputs(listed, [n for n in fresh if not is_presentation(n)])
+    print("\n".join(lines + unlisted))
+    return verdict(folder, result, ok and not unlisted)
+
+
+def check_output(folder, name, entry, result, fresh):
+    """``(lines, ok)`` of one output the manifest lists: a page or results.csv
+    by what it shows, the rest byte for byte with what the scorer wrote."""
+    if is_presentation(name):
+        return check_page(folder, name, entry, result)
+    more, same = compare_output(folder, name, entry, fresh.get(name))
+    if name == "results.json" and not same and "sampled_review" in result:
+        more[1:1] = other_sample(folder, result["sampled_review"])
+    return more, same
+
+
+def unlisted_outputs(listed, written):
+    """``[line]`` for each file the scorer writes that the manifest does not
+    list as an output."""
+    return [f"differs    {name} (the scorer writes it; not in MANIFEST.json)"
+            for name in sorted(written) if listed.get(name, {}).get("role") != "output"]
+
+
+def verdict(folder, result, ok):
+    """The exit code and its line: not verified while the sampled review is
+    incomplete, even when every file is identical."""
     missing = result["sampled_review"]["coverage"]["missing"] \
         if "sampled_review" in result else []
     if missing:
@@ -252,11 +266,9 @@ def reproduce_scenario_run(folder):
         more, same = compare_output(folder, name, listed[name], fresh.get(name))
         lines += more
         ok = ok and same
-    for name in sorted(fresh):
-        if listed.get(name, {}).get("role") != "output":
-            lines.append(f"differs    {name} (the scorer writes it; not in MANIFEST.json)")
-            ok = False
-    print("\n".join(lines))
+    unlisted = unlisted_outputs(listed, fresh)
+    ok = ok and not unlisted
+    print("\n".join(lines + unlisted))
     cli.say(PROG, f"{folder}: " + ("every file verified and identical" if ok else
                                    "NOT reproduced: see the lines marked differs"))
     return 0 if ok else 1

@@ -29,7 +29,6 @@ Exit codes: 0 scored; 2 could not score (bad arguments or a bad input file);
 130 interrupted.
 """
 
-import gc
 import os
 import sys
 import textwrap
@@ -125,10 +124,12 @@ def is_atoms_file(path):
     return False
 
 
-def score_scenarios(args):
-    cases = [f for f in args.files if f.endswith(".json")]
-    lines = [f for f in args.files if f.endswith(".jsonl")]
-    if len(cases) != 1 or not lines or len(cases) + len(lines) != len(args.files):
+def scenario_inputs(files):
+    """``(scenario file, its scenarios, raw files, atoms files)`` of the
+    positional arguments of the scenario suite."""
+    cases = [f for f in files if f.endswith(".json")]
+    lines = [f for f in files if f.endswith(".jsonl")]
+    if len(cases) != 1 or not lines or len(cases) + len(lines) != len(files):
         raise BadInput("the scenario suite takes one scenario file (.json), raw files and "
                        "atoms files (.jsonl)")
     scenarios = load_scenarios(cases[0])  # a bad scenario file is named before anything else
@@ -136,14 +137,19 @@ def score_scenarios(args):
     raws = [f for f in lines if f not in atoms]
     if not raws or not atoms:
         raise BadInput("give the raw answers (run.py) and the atoms (atomize.py)")
+    return cases[0], scenarios, raws, atoms
+
+
+def score_scenarios(args):
+    case, scenarios, raws, atoms = scenario_inputs(args.files)
     if args.publish:
         if args.example:
             raise BadInput("--publish is for a recorded run, never an --example")
-        names = scenario_run.publish(args.publish, cases[0], raws, atoms, force=args.replace)
+        names = scenario_run.publish(args.publish, case, raws, atoms, force=args.replace)
         cli.say(PROG, f"published {len(names)} files into {args.publish}; check it with: "
                       f"python3 tools/eval-benchmark/reproduce.py {args.publish}")
         return 0
-    folder = os.path.dirname(cases[0])
+    folder = os.path.dirname(case)
     result = scenario_score.score(scenarios, raws, atoms,
                                   args.sources or os.path.join(folder, "sources.json"),
                                   args.jargon or os.path.join(folder, "jargon.json"),
@@ -189,34 +195,15 @@ def rules_text(rules_date=None):
     return "\n".join(lines) + "\n"
 
 
-def score_command(args):
-    if args.rules:
-        sys.stdout.write(rules_text(args.rules_date))
-        return 0
-    question_files, raw_files = split_files(args.files)
-    # Scoring keeps a row per question and makes no reference cycles, yet the
-    # cyclic collector walks the rows again and again as they pile up: with it
-    # off, 100,000 answers score in 7.7 s instead of 8.2 s at the same peak
-    # memory (measured in turns, 2026-12-01), within make bench's target of 4x
-    # the time of json.loads.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        result = siteqa.score(question_files, raw_files, args.reviews, args.rules_date,
-                              args.history,
-                              keep_detail=bool(args.json_out or args.csv_out or args.html_out
-                                               or args.review_sheet or args.review_page))
-    except OtherSuite as exc:
-        if exc.suite == "scenario":
-            return score_scenarios(args)
-        raise
-    finally:
-        if collecting:
-            gc.enable()
-    markdown = render_markdown(result)
-    # Every output rendered first, then all written or none (write_all_atomic):
-    # a review sheet that cannot be written leaves no new results.md beside
-    # the old results.json, whose figures it would contradict.
+def detail_outputs(args):
+    """The files asked for beside the table: each needs every answer's detail."""
+    return [path for path in (args.json_out, args.csv_out, args.html_out, args.review_sheet,
+                              args.review_page) if path]
+
+
+def outputs_to_write(args, result, markdown):
+    """``[(path, text)]`` of every file asked for, rendered before any is written."""
+    reviews_file = args.reviews_to or args.reviews
     outputs = []
     if args.out:
         outputs.append((args.out, markdown))
@@ -231,14 +218,31 @@ def score_command(args):
         for page, text in render_pages(result, name).items():
             outputs.append((os.path.join(folder, page), text))
     if args.review_sheet:
-        outputs.append((args.review_sheet,
-                        render_review_sheet(result, args.reviews_to or args.reviews)))
+        outputs.append((args.review_sheet, render_review_sheet(result, reviews_file)))
     if args.review_page:
         outputs.append((args.review_page, render_review_page(
-            result, args.reviews_to or args.reviews or "reviews-QUARTER.json")))
-    write_all_atomic(outputs)
-    if not (args.out or args.json_out or args.csv_out or args.html_out or args.review_sheet
-            or args.review_page):
+            result, reviews_file or "reviews-QUARTER.json")))
+    return outputs
+
+
+def score_command(args):
+    if args.rules:
+        sys.stdout.write(rules_text(args.rules_date))
+        return 0
+    question_files, raw_files = split_files(args.files)
+    try:
+        result = siteqa.score(question_files, raw_files, args.reviews, args.rules_date,
+                              args.history, keep_detail=bool(detail_outputs(args)))
+    except OtherSuite as exc:
+        if exc.suite == "scenario":
+            return score_scenarios(args)
+        raise
+    markdown = render_markdown(result)
+    # Every output rendered first, then all written or none (write_all_atomic):
+    # a review sheet that cannot be written leaves no new results.md beside
+    # the old results.json, whose figures it would contradict.
+    write_all_atomic(outputs_to_write(args, result, markdown))
+    if not (args.out or detail_outputs(args)):
         sys.stdout.write(markdown)
     return 0
 

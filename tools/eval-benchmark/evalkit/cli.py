@@ -80,14 +80,7 @@ def number(minimum=None, maximum=None, above=None, integer=False):
     """An argparse ``type`` for a numeric option: a finite number (a whole
     one with ``integer``) of at least ``minimum`` (or more than ``above``)
     and at most ``maximum``; anything else is refused with the range."""
-    what = "a whole number" if integer else "a number"
-    if above is not None:
-        wanted = f"{what} above {above}" + ("" if maximum is None else f" and at most {maximum}")
-    elif minimum is not None:
-        wanted = f"{what} of at least {minimum}" if maximum is None \
-            else f"{what} from {minimum} to {maximum}"
-    else:
-        wanted = f"a finite {what[2:]}" if maximum is None else f"{what} of at most {maximum}"
+    wanted = _wanted(minimum, maximum, above, integer)
 
     def parse(text):
         refused = argparse.ArgumentTypeError(
@@ -102,6 +95,18 @@ def number(minimum=None, maximum=None, above=None, integer=False):
             raise refused
         return value
     return parse
+
+
+def _wanted(minimum, maximum, above, integer):
+    """The range ``number`` takes, in words, for its refusal: ``a number
+    above 0 and at most 86400``."""
+    what = "a whole number" if integer else "a number"
+    if above is not None:
+        return f"{what} above {above}" + ("" if maximum is None else f" and at most {maximum}")
+    if minimum is not None:
+        return f"{what} of at least {minimum}" if maximum is None \
+            else f"{what} from {minimum} to {maximum}"
+    return f"a finite {what[2:]}" if maximum is None else f"{what} of at most {maximum}"
 
 
 def describe_os_error(exc):

@@ -283,32 +283,18 @@ def history(bench, quarter):
 def overall_figures(doc, path):
     """The overall groups (lang all) of an earlier quarter's results.json,
     checked first: ``[{set, lang, figures: {measure: {passed, applicable}}}]``."""
-    def bad(place, reason):
-        raise BadInput(f"{path}: {place}: {reason} (an earlier quarter's results, read for "
-                       "the trend of this one)")
-
-    if not isinstance(doc, dict):
-        bad("the whole file", "not a results file: a JSON object with format, measures "
-                              "and groups")
-    if not whole_number(doc.get("format")) or doc["format"] != 1:
-        bad("format", f"{shown(doc.get('format'))} is not 1")
-    measures = doc.get("measures")
-    if not isinstance(measures, list) or not all(isinstance(m, str) for m in measures):
-        bad("measures", "must be a list of measure names")
-    for measure in MEASURES:
-        if measure not in measures:
-            bad("measures", f"{measure} is missing")
+    measures = _earlier_measures(doc, path)
     groups = doc.get("groups")
     if not isinstance(groups, list):
-        bad("groups", "must be a list")
+        _refuse_earlier(path, "groups", "must be a list")
     out = []
     for index, group in enumerate(groups):
         place = f"groups[{index}]"
         if not isinstance(group, dict):
-            bad(place, "must be an object")
+            _refuse_earlier(path, place, "must be an object")
         for key in ("set", "lang"):
             if not isinstance(group.get(key), str):
-                bad(f"{place}.{key}", "must be text")
+                _refuse_earlier(path, f"{place}.{key}", "must be text")
         if group["lang"] != "all":
             continue
         for measure in measures:
@@ -316,8 +302,31 @@ def overall_figures(doc, path):
             if not isinstance(figure, dict) or not all(
                     whole_number(figure.get(key)) and figure[key] >= 0
                     for key in ("passed", "applicable")):
-                bad(f"{place}.{measure}", "needs passed and applicable counts")
+                _refuse_earlier(path, f"{place}.{measure}", "needs passed and applicable counts")
         out.append({"set": group["set"], "lang": group["lang"],
                     "figures": {m: {"passed": group[m]["passed"],
                                     "applicable": group[m]["applicable"]} for m in measures}})
     return out
+
+
+def _earlier_measures(doc, path):
+    """The measures an earlier quarter's results.json lists, its format and
+    every measure of today's rubric checked first."""
+    if not isinstance(doc, dict):
+        _refuse_earlier(path, "the whole file", "not a results file: a JSON object with "
+                                                "format, measures and groups")
+    if not whole_number(doc.get("format")) or doc["format"] != 1:
+        _refuse_earlier(path, "format", f"{shown(doc.get('format'))} is not 1")
+    measures = doc.get("measures")
+    if not isinstance(measures, list) or not all(isinstance(m, str) for m in measures):
+        _refuse_earlier(path, "measures", "must be a list of measure names")
+    for measure in MEASURES:
+        if measure not in measures:
+            _refuse_earlier(path, "measures", f"{measure} is missing")
+    return measures
+
+
+def _refuse_earlier(path, place, reason):
+    """BadInput naming the place in an earlier quarter's results.json, and why it was read."""
+    raise BadInput(f"{path}: {place}: {reason} (an earlier quarter's results, read for "
+                   "the trend of this one)")

@@ -52,42 +52,51 @@ class _Problem(Exception):
 
 def _add_entry(out, entry, index, questions_by_id):
     """Check one entry and add it to ``out``; _Problem names what is wrong."""
-    def bad(what):
-        raise _Problem(where, what)
-
     where = f"reviews[{index}]"
     extra = sorted(set(entry) - ENTRY_KEYS)
     if extra:
-        bad(f"unknown key(s) {', '.join(extra)}")
+        raise _Problem(where, f"unknown key(s) {', '.join(extra)}")
     qid = entry.get("id")
     if not isinstance(qid, str) or qid not in questions_by_id:
-        bad(f"unknown question id {qid!r}")
+        raise _Problem(where, f"unknown question id {qid!r}")
     where = qid if "measure" not in entry else f"{qid} {entry['measure']}"
-    reason = entry.get("reason")
-    if not isinstance(reason, str) or not reason.strip():
-        bad("reason must be a non-empty line")
-    if reason.splitlines() != [reason]:  # every line break Unicode has, U+2028 too
-        bad("reason must be one line")
-    if reason.strip().upper() == "TODO":
-        bad("reason is still TODO (write what you read)")
+    reason = _reason(entry.get("reason"), where)
     record = out.setdefault(qid, {"faulty": None, "verdicts": {}})
     if "faulty" in entry:
         if entry["faulty"] is not True or "measure" in entry or "value" in entry:
-            bad("a faulty entry is {id, faulty: true, reason}")
+            raise _Problem(where, "a faulty entry is {id, faulty: true, reason}")
         if record["faulty"] is not None:
-            bad("marked faulty twice")
-        record["faulty"] = reason.strip()
+            raise _Problem(where, "marked faulty twice")
+        record["faulty"] = reason
     else:
-        measure = entry.get("measure")
-        if measure not in MEASURES:
-            bad(f"unknown measure {measure!r} (known: {', '.join(MEASURES)})")
-        kind = questions_by_id[qid]["kind"]
-        if measure not in APPLIES[kind]:
-            bad(f"{measure} does not apply to a {kind} question")
-        if not isinstance(entry.get("value"), bool):
-            bad("value must be true or false")
-        if measure in record["verdicts"]:
-            bad(f"two entries for {measure}")
-        record["verdicts"][measure] = (entry["value"], reason.strip())
+        _add_verdict(record["verdicts"], entry, reason, where, questions_by_id[qid])
     if record["faulty"] is not None and record["verdicts"]:
-        bad("a faulty question is out of every score; it cannot also have verdict entries")
+        raise _Problem(where, "a faulty question is out of every score; it cannot also have "
+                              "verdict entries")
+
+
+def _reason(reason, where):
+    """An entry's reason, stripped: one line that says what the reviewer read."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise _Problem(where, "reason must be a non-empty line")
+    if reason.splitlines() != [reason]:  # every line break Unicode has, U+2028 too
+        raise _Problem(where, "reason must be one line")
+    if reason.strip().upper() == "TODO":
+        raise _Problem(where, "reason is still TODO (write what you read)")
+    return reason.strip()
+
+
+def _add_verdict(verdicts, entry, reason, where, question):
+    """Check a verdict entry and add it to ``verdicts``: one per measure that
+    applies to the question."""
+    measure = entry.get("measure")
+    if measure not in MEASURES:
+        raise _Problem(where, f"unknown measure {measure!r} (known: {', '.join(MEASURES)})")
+    kind = question["kind"]
+    if measure not in APPLIES[kind]:
+        raise _Problem(where, f"{measure} does not apply to a {kind} question")
+    if not isinstance(entry.get("value"), bool):
+        raise _Problem(where, "value must be true or false")
+    if measure in verdicts:
+        raise _Problem(where, f"two entries for {measure}")
+    verdicts[measure] = (entry["value"], reason)

@@ -26,10 +26,11 @@ asked; were they changed, the question still decides.
 
 import os
 
-from .. import BadInput, whole_number
-from ..fields import check
+from .. import BadInput
+from ..fields import check, check_format, wrong_field
 from ..jsonl import dumps_file, iter_jsonl, read_json, sha256_file
 from ..responses import derive
+from ..schemas import LAST_ATTEMPT, RAW_ANSWER, RESPONSE
 from .cases import load_site_qa
 from .measures import MEASURES, judge
 from .quarter import HISTORY
@@ -62,61 +63,31 @@ def load_questions(paths):
 
 
 def read_answer(line, where):
-    """Check one raw line's shape; return what scoring needs of it, with the
-    answer derived again from the recorded body."""
-    def bad(reason):
-        raise BadInput(f"{where}: {reason}")
-
-    if not whole_number(line.get("format")) or line["format"] != 1:
-        bad(f"format {line.get('format')!r} is not one this tool knows (1)")
-    if not isinstance(line.get("id"), str) or not line["id"]:
-        bad("no id")
-    run = line.get("run")
-    if not isinstance(run, dict) or not isinstance(run.get("cases_sha256"), str):
-        bad("no run.cases_sha256: this line does not say which question file it answers")
-    if not isinstance(run.get("tool"), (str, type(None))):
-        bad("run.tool must be a string")
-    target = line.get("target")
-    spec = target.get("response") if isinstance(target, dict) else None
-    if not isinstance(spec, dict) or not isinstance(spec.get("answer"), str):
-        bad("no target.response.answer: cannot tell where the answer is in the body")
-    for key in ("sources", "source_url", "grounded"):
-        if not isinstance(spec.get(key), (str, type(None))):
-            bad(f"target.response.{key} must be a path in the body (a string) or absent")
-    attempts = line.get("attempts")
-    if not isinstance(attempts, list) or not attempts or \
-            not all(isinstance(attempt, dict) for attempt in attempts):
-        bad("attempts must be a non-empty list of objects")
-    last = attempts[-1]
-    latency = last.get("latency_ms")
-    if latency is not None and (isinstance(latency, bool) or not isinstance(latency, int)
-                                or latency < 0):
-        bad("latency_ms must be a non-negative integer")
-    response = line.get("response")
+    """Check one raw line's shape (schemas.RAW_ANSWER); return what scoring
+    needs of it, with the answer derived again from the recorded body."""
+    check_format(line, where)
+    problem = wrong_field(line, RAW_ANSWER)
+    if problem is None:
+        attempts, response = line["attempts"], line.get("response")
+        problem = wrong_field(attempts[-1], LAST_ATTEMPT, f"attempts[{len(attempts) - 1}].") or \
+            (response is not None and wrong_field(response, RESPONSE, "response."))
+    if problem:
+        raise BadInput(f"{where}: {problem}")
+    run, target, last = line["run"], line["target"], attempts[-1]
     status = platform = None
     if response is not None:
-        if not isinstance(response, dict):
-            bad("response must be an object or null")
-        status = response.get("status")
-        if isinstance(status, bool) or not isinstance(status, int):
-            bad("response.status must be an integer")
-        for key in ("body", "body_base64"):
-            if not isinstance(response.get(key), (str, type(None))):
-                bad("response.body and body_base64 must be strings or null")
-        if not isinstance(response.get("truncated", False), bool):
-            bad("response.truncated must be true or false")
-        platform = _platform_version(target, response, bad)
-    derived = derive(response, spec)
+        status, platform = response["status"], _platform_version(target, response, where)
+    derived = derive(response, target["response"])
     return {"id": line["id"], "cases_sha256": run["cases_sha256"], "run": run, "target": target,
             "status": status, "answer": derived["answer"], "sources": derived["sources"],
-            "grounded": derived["grounded"], "latency_ms": latency,
+            "grounded": derived["grounded"], "latency_ms": last.get("latency_ms"),
             "problem": (last.get("error") or "no response") if response is None
             else derived["problem"],
             "attempts": len(attempts), "started_at": last.get("started_at"),
             "platform_version": platform}
 
 
-def _platform_version(target, response, bad):
+def _platform_version(target, response, where):
     """The assistant's version, from the response header the profile names."""
     header = target.get("version_header")
     headers = response.get("headers")
@@ -124,7 +95,7 @@ def _platform_version(target, response, bad):
         return None
     value = headers.get(header.lower())
     if not isinstance(value, (str, type(None))):
-        bad(f"response.headers.{header.lower()} must be a string")
+        raise BadInput(f"{where}: response.headers.{header.lower()} must be a string")
     return value
 
 

@@ -48,10 +48,13 @@ HELPERS = {
     ("measures", "declined_when_not_on_site"): "another rule (its own measure)",
     ("measures", "first_decline_phrase"): "the DECLINE list's phrases, in its order",
     ("measures", "review_flags"): "sends a passing answer to a person; never a verdict",
+    ("measures", "_echoes"): "review_flags' echo flag",
+    ("measures", "_answer_flags"): "review_flags' flags that read an answerable question's words",
     ("measures", "_words"): "whether words have boundaries under the rules in force",
     ("textmatch", "normalize"): "NFKC, casefold, invisible marks, whitespace: both sides",
     ("textmatch", "at_word"): "contains's digit and word boundaries",
     ("textmatch", "_starts_here"): "contains's digit and word boundaries",
+    ("textmatch", "_any_proclitics"): "contains's Hebrew word boundaries (2026-12-01)",
     ("textmatch", "_ends_here"): "contains's digit and word boundaries",
     ("textmatch", "visible"): "delivered's blank answer",
     ("textmatch", "script_share"): "in_question_language's letter counts",
@@ -63,6 +66,7 @@ HELPERS = {
     ("report", "rate"): "passed / applicable, rounded once to 4 places",
     ("report", "median_ms"): "the median latency column",
     ("report", "cell"): "a table cell: after review, the mechanical figure in brackets",
+    ("report", "provenance_lines"): "results.md's provenance section and signature",
     ("report", "inert"): "provenance only: a server's text (the platform version) as inert Markdown",
 }
 

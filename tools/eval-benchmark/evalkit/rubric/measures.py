@@ -117,7 +117,7 @@ def declined_when_not_on_site(text, grounded, question, rules):
 
 def first_decline_phrase(text, phrases, words):
     for phrase in phrases:
-        if phrase in text and contains(text, phrase, words):  # "in" first: most are in no answer
+        if contains(text, phrase, words):
             return phrase
     return None
 
@@ -224,32 +224,43 @@ def review_flags(question, text, verdicts, details, rules, raw=None):
     words in ``details["negation_words"]``."""
     if not verdicts["delivered"] or False in verdicts.values():
         return []
-    flags = []
     words = _words(question, rules)
-    if question["kind"] == "answerable":
-        asked = normalize(question["question"])
-        if any(contains(asked, normalize(hit), words) for hit in details["facts_found"]) or \
-                (asked in text and not correct_facts(text.replace(asked, " "), question, rules)[0]):
-            flags.append("echo")
+    answerable = question["kind"] == "answerable"
+    flags = []
+    if answerable and _echoes(question, text, details, rules, words):
+        flags.append("echo")
     if len(text) > LONG_ANSWER:
         flags.append("long")
-    # More than MANY_NUMBERS numbers need more digits than that: counting the
-    # digits first (2 us) spares most answers the scan for numbers (6 us).
-    if sum(map(text.count, "0123456789")) > MANY_NUMBERS and \
-            len(set(_NUMBER.findall(text))) > MANY_NUMBERS:
+    if len(set(_NUMBER.findall(text))) > MANY_NUMBERS:
         flags.append("numbers")
+    if answerable:
+        flags += _answer_flags(question, text, details, rules, words,
+                               raw if raw is not None else text)
+    return flags
+
+
+def _echoes(question, text, details, rules, words):
+    """The echo flag: a fact found only inside the question, or only where
+    the answer repeats it."""
+    asked = normalize(question["question"])
+    return any(contains(asked, normalize(hit), words) for hit in details["facts_found"]) or \
+        (asked in text and not correct_facts(text.replace(asked, " "), question, rules)[0])
+
+
+def _answer_flags(question, text, details, rules, words, raw):
+    """The flags of an answer to an answerable question that read its words:
+    decline, and under the rules of 2026-12-02 negation, value and qualifier."""
+    flags = []
     # The answer's own language: a passing answer is in it, and the flag does
     # not need the measure's every-language reach (a third of the cost).
-    if question["kind"] == "answerable" and \
-            first_decline_phrase(text, rules.phrases_in[question["lang"]], words):
+    if first_decline_phrase(text, rules.phrases_in[question["lang"]], words):
         flags.append("decline")
-    if rules.negation_flag and question["kind"] == "answerable" and \
-            _NEGATION[question["lang"]].search(text):
-        denied = negated_facts(question, raw if raw is not None else text, words)
+    if rules.negation_flag and _NEGATION[question["lang"]].search(text):
+        denied = negated_facts(question, raw, words)
         if denied:
             flags.append("negation")
             details["negation_words"] = denied
-    if rules.value_flags and question["kind"] == "answerable":
+    if rules.value_flags:
         given = normalize(question["evidence"]), normalize(question["question"])
         values = other_values(given, text)
         if values:

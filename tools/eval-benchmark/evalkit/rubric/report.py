@@ -231,9 +231,14 @@ def render_markdown(result):
     if missing:
         lines += ["", "## Not asked (counted as not delivered)", "",
                   ", ".join(missing)]
-    lines += ["", "## Provenance", ""]
-    p = result["provenance"]
-    lines.append(f"- Run status: {p['run']['status']}")
+    lines += provenance_lines(result["provenance"])
+    return "\n".join(lines) + "\n"
+
+
+def provenance_lines(p):
+    """The provenance section of results.md, and the signature under the
+    rules that write one (2026-12-03)."""
+    lines = ["", "## Provenance", "", f"- Run status: {p['run']['status']}"]
     # The target, platform version, dates and commits are as the raw lines
     # recorded them, the platform version as the server sent it.
     lines.append(f"- Target: {inert(p['target'])}")
@@ -252,7 +257,7 @@ def render_markdown(result):
     lines.append(f"- Scored by: {p['scorer']['tool']} {p['scorer']['version']}")
     if rules_as_of(p["decline_list_date"]).signature:
         lines += ["", signature(p)]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def signature(p):

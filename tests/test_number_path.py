@@ -150,6 +150,35 @@ class NumberPath(unittest.TestCase):
                          ["textmatch.at_word (called by ['textmatch.contains'])"])
 
 
+class PathLength(unittest.TestCase):
+    # Issue 29: re-making the demo-2026-12 table (its MANIFEST's arguments)
+    # executes no more of the package's lines than it did when the issue was
+    # written, 715, and no page code: 634 on 2026-12-02.
+    LINES = 715
+
+    def test_the_path_stays_short(self):
+        with open(os.path.join(QUARTER, "MANIFEST.json"), encoding="utf-8") as fh:
+            scoring = json.load(fh)["scoring"]
+        lines = set()
+
+        def trace(frame, event, arg):
+            if event == "line" and frame.f_code.co_filename.startswith(PACKAGE):
+                lines.add((frame.f_code.co_filename, frame.f_lineno))
+            return trace
+
+        sys.settrace(trace)
+        try:
+            table = render_markdown(siteqa.score_quarter(QUARTER, scoring))
+        finally:
+            sys.settrace(None)
+        with open(os.path.join(QUARTER, "results.md"), encoding="utf-8") as fh:
+            self.assertEqual(table, fh.read())  # the published table, re-made
+        pages = sorted({name for name, _ in lines
+                        if name.startswith(os.path.join(PACKAGE, "pages") + os.sep)})
+        self.assertEqual(pages, [])
+        self.assertLessEqual(len(lines), self.LINES)
+
+
 def unlisted(called, helpers):
     """The functions scoring called that are neither on the path nor listed."""
     return sorted(f"{module}.{function} (called by "

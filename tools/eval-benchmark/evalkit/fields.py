@@ -137,8 +137,8 @@ def _fits(value, rule):
 
 def _wrong_keys(record, spec, prefix, closed):
     other, named, fields = _layout(spec)
-    if other == "*" and spec[other] == "any":  # the other keys are the writer's
-        return _wrong_named(record, fields, prefix)
+    if (other is None and not closed) or (other == "*" and spec[other] == "any"):
+        return _wrong_named(record, fields, prefix)  # the other keys are the writer's
     rest = sorted(key for key in record if key not in named)
     if other is not None and other[0] == "+" and not rest:
         return f"{prefix[:-1]} must not be empty"

@@ -17,16 +17,10 @@ as results.json holds it), ``review_changes`` the verdicts set by review, as
 results.md lists them.
 """
 
-from html import escape
-
 from ..rubric.measures import APPLIES, MEASURES
-from .pagelabels import label
+from .pagelabels import e, label
 
 STATES = ("passed", "failed", "overturned", "faulty")
-
-
-def e(text):
-    return escape("" if text is None else str(text), quote=True)
 
 
 def state(row, measure):

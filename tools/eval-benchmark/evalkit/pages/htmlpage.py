@@ -27,14 +27,13 @@ isolated (``<bdi>``, ``dir="ltr"``) so that a right-to-left page keeps them in
 order.
 """
 
-from html import escape
 from urllib.parse import quote, urlsplit
 
 from ..rubric.measures import APPLIES, MEASURES
 from ..rubric.report import sample_rows
 from ..stats import wilson
 from . import explore
-from .pagelabels import LANGS, RTL, label, page_names
+from .pagelabels import LANGS, RTL, e, label, page_names
 from .svgcharts import bar_chart, trend_chart
 
 STYLE = """
@@ -87,10 +86,6 @@ table.verdicts td:empty{display:none}
 """
 
 
-def e(text):
-    return escape("" if text is None else str(text), quote=True)
-
-
 def pct(x):
     return f"{x * 100:.0f}%"
 
@@ -126,10 +121,14 @@ def render_html(result, lang="en", names=None):
            f"<title>{label(lang, 'title', sets=e(sets))}</title>"]
     out += [f'<link rel="alternate" hreflang="{other}" href="{e(names[other])}">'
             for other in LANGS if other != lang]
+    cov = result["review_coverage"]
     out += [f"<style>{STYLE}</style>", "</head>", "<body>", language_links(lang, names),
-            f"<h1>{title}</h1>", review_note(result["review_coverage"], lang)]
+            f"<h1>{title}</h1>",
+            coverage_note(lang, "review", cov["reviewed"], cov["missing"], required=cov["required"])]
     if "sampled_review" in result:  # rules of 2026-12-02 on
-        out.append(sample_note(result["sampled_review"]["coverage"], lang))
+        cov = result["sampled_review"]["coverage"]
+        out.append(coverage_note(lang, "sample", cov["reviewed"], [m["id"] for m in cov["missing"]],
+                                 sampled=cov["sampled"]))
     out += [f"<h2>{label(lang, 'results')}</h2>", f"<p>{label(lang, 'results_note')}</p>"]
     out += results_table(result["groups"], lang)
     if "sampled_review" in result:
@@ -169,22 +168,15 @@ def language_links(lang, names):
             + " ".join(links) + "</nav>")
 
 
-def review_note(cov, lang):
-    if cov["missing"]:
+def coverage_note(lang, kind, reviewed, missing, **total):
+    """Whether every answer the human review (``kind`` "review") or the
+    sampled review ("sample") asks for has its entries, said at the top:
+    ``reviewed`` of ``total`` have them, ``missing`` are the ids of the others."""
+    if missing:
         return ('<p class="note">' + label(
-            lang, "review_missing", reviewed=cov["reviewed"], required=cov["required"],
-            missing=f'<bdi class="data">{e(", ".join(cov["missing"]))}</bdi>') + "</p>")
-    return f"<p>{label(lang, 'review_complete', required=cov['required'])}</p>"
-
-
-def sample_note(cov, lang):
-    """Whether every sampled answer has its entries, said at the top."""
-    if cov["missing"]:
-        missing = ", ".join(item["id"] for item in cov["missing"])
-        return ('<p class="note">' + label(
-            lang, "sample_missing", reviewed=cov["reviewed"], sampled=cov["sampled"],
-            missing=f'<bdi class="data">{e(missing)}</bdi>') + "</p>")
-    return f"<p>{label(lang, 'sample_complete', sampled=cov['sampled'])}</p>"
+            lang, kind + "_missing", reviewed=reviewed, **total,
+            missing=f'<bdi class="data">{e(", ".join(missing))}</bdi>') + "</p>")
+    return f"<p>{label(lang, kind + '_complete', **total)}</p>"
 
 
 def sample_section(block, lang):
@@ -194,9 +186,7 @@ def sample_section(block, lang):
                                           "interval", "unsampled", "expected_false")]
     out = [f"<h2>{label(lang, 'sample')}</h2>",
            f"<p>{label(lang, 'sample_note', per_set=block['per_set'])}</p>",
-           '<div class="wide"><table class="sample">',
-           "<thead><tr>" + "".join(f'<th scope="col"{NUMERIC if i > 1 else ""}>{h}</th>'
-                                   for i, h in enumerate(heads)) + "</tr></thead>", "<tbody>"]
+           '<div class="wide"><table class="sample">', head_row(heads), "<tbody>"]
     for set_name, measure, t in sample_rows(block):
         out.append(f"<tr><td>{code_of(set_name, lang)}</td><td>{label(lang, measure)}</td>"
                    + "".join(f'<td class="n"><span dir="ltr" class="fig">{e(t[key])}</span></td>'
@@ -214,6 +204,13 @@ def code_of(value, lang):
 
 
 NUMERIC = ' class="n"'
+NOT_APPLICABLE = '<td class="n">–</td>'
+
+
+def head_row(heads):
+    """A table's head, the columns from the third on numbers."""
+    return ("<thead><tr>" + "".join(f'<th scope="col"{NUMERIC if i > 1 else ""}>{h}</th>'
+                                    for i, h in enumerate(heads)) + "</tr></thead>")
 
 
 def results_table(groups, lang):
@@ -221,10 +218,7 @@ def results_table(groups, lang):
     phone layout, where every row is a card."""
     heads = [label(lang, "set"), label(lang, "lang")] + [label(lang, m) for m in MEASURES] \
         + [label(lang, "median_latency")]
-    out = ['<table class="results">',
-           "<thead><tr>" + "".join(f'<th scope="col"{NUMERIC if i > 1 else ""}>{h}</th>'
-                                   for i, h in enumerate(heads)) + "</tr></thead>",
-           "<tbody>"]
+    out = ['<table class="results">', head_row(heads), "<tbody>"]
     for group in groups:
         latency = group["median_latency_ms"]
         cells = [f"<td>{code_of(group['set'], lang)}</td>", f"<td>{code_of(group['lang'], lang)}</td>"]
@@ -240,16 +234,21 @@ def figure_cell(fig):
     """``13/15 (12/15) 87% [62%–96%]``, always left to right; it may break
     between the counts and the rate, never inside either."""
     if not fig["applicable"]:
-        return '<td class="n">–</td>'
+        return NOT_APPLICABLE
     text = f"{fig['passed']}/{fig['applicable']}"
     mech = fig["mechanical"]
     if (mech["passed"], mech["applicable"]) != (fig["passed"], fig["applicable"]):
         text += f" ({mech['passed']}/{mech['applicable']})"
     low, high = wilson(fig["passed"], fig["applicable"])
-    rate = fig["passed"] / fig["applicable"]
-    return (f'<td class="n"><span dir="ltr"><span class="fig">{e(text)}</span> '
-            f'<span class="fig">{pct(rate)} <span class="ci">[{pct(low)}–{pct(high)}]</span>'
-            "</span></span></td>")
+    return rate_cell(text, fig["passed"] / fig["applicable"],
+                     f' <span class="ci">[{pct(low)}–{pct(high)}]</span>')
+
+
+def rate_cell(counts, rate, interval=""):
+    """A rate's cell, always left to right: its counts, then the rate and
+    ``interval``."""
+    return (f'<td class="n"><span dir="ltr"><span class="fig">{e(counts)}</span> '
+            f'<span class="fig">{pct(rate)}{interval}</span></span></td>')
 
 
 def overall(groups):
@@ -291,13 +290,8 @@ def trend_table(points, titles, lang):
            f"<tr><th>{label(lang, 'measure')}</th>"
            + "".join(f"<th{NUMERIC}><bdi>{e(name)}</bdi></th>" for name, _ in points) + "</tr>"]
     for measure, title in titles.items():
-        cells = []
-        for _name, sums in points:
-            passed, applicable = sums[measure]
-            cells.append(f'<td class="n"><span dir="ltr"><span class="fig">{passed}/{applicable}'
-                         f'</span> <span class="fig">{pct(passed / applicable)}</span></span></td>'
-                         if applicable
-                         else '<td class="n">–</td>')
+        cells = [rate_cell(f"{passed}/{applicable}", passed / applicable) if applicable
+                 else NOT_APPLICABLE for passed, applicable in (sums[measure] for _, sums in points)]
         out.append(f"<tr><td>{title}</td>{''.join(cells)}</tr>")
     out.append("</table></div>")
     return out

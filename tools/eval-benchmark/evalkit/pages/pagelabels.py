@@ -8,9 +8,15 @@ label with ``{name}`` fields is filled by ``label``. The measure names are the
 methodology's (English as in evalkit/rubric/measures.TITLES; a test holds them
 together). Counted nouns are avoided ("Answers ...: 98", not "98 answers") so
 that no language needs plural forms.
+
+Here too is the HTML every page shares: ``e``, the one escaping of a text
+(None shows as nothing), and ``page``, the frame of an English page (the
+scenario dashboard and its detail pages, review.html; the results pages frame
+themselves, with their language and direction).
 """
 
 import os
+from html import escape
 
 LANGS = ("en", "he", "ru")
 RTL = {"he"}
@@ -231,3 +237,15 @@ def page_names(index_name="index.html"):
     stem, ext = os.path.splitext(index_name)
     return {lang: index_name if lang == "en" else f"{stem}.{lang}{ext or '.html'}"
             for lang in LANGS}
+
+
+def e(text):
+    return escape("" if text is None else str(text), quote=True)
+
+
+def page(title, style, body):
+    """A whole English page: ``body``, a list of lines, under ``title`` and ``style``."""
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{e(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n"
+            + "\n".join(body) + "\n</body>\n</html>\n")

@@ -27,14 +27,10 @@ those who prefer it.
 """
 
 import json
-from html import escape
 
 from ..rubric.measures import APPLIES, MEASURES, TITLES
 from ..rubric.report import review_measure
-
-
-def e(text):
-    return escape("" if text is None else str(text), quote=True)
+from .pagelabels import e, page
 
 
 def required_measures(row):
@@ -92,10 +88,7 @@ def render_review_page(result, reviews_name):
     """The page, for a reviews file to be saved as ``reviews_name``."""
     data = page_data(result)
     rows = {row["id"]: row for row in result["questions"]}
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           "<title>Review</title>", f"<style>{STYLE}</style>", "</head>", "<body>",
-           "<h1>Review</h1>",
+    out = ["<h1>Review</h1>",
            f"<p>Read each answer, choose pass or fail for each measure and write a one-line "
            f"reason where you decide (a measure marked * needs one). Then make the reviews "
            f"file and save it as <code>{e(reviews_name)}</code>. Nothing leaves this page.</p>"]
@@ -109,8 +102,8 @@ def render_review_page(result, reviews_name):
             '<script type="application/json" id="data">'
             # Every < escaped: no text of an answer can end the block or open a tag.
             + json.dumps(data, ensure_ascii=False).replace("<", "\\u003c") + "</script>",
-            f"<script>{SCRIPT}</script>", "</body>", "</html>"]
-    return "\n".join(out) + "\n"
+            f"<script>{SCRIPT}</script>"]
+    return page("Review", STYLE, out)
 
 
 def answer_card(row, answer):

@@ -10,11 +10,11 @@ model's name, an evaluator's error, an id); no JavaScript.
 import json
 import os
 import re
-from html import escape
 
 from ..jsonl import sha256_of
 from ..scenario.atomscore import CREDIT, DIMENSIONS, GAP
 from ..rubric.report import inert
+from .pagelabels import e, page
 
 TITLES = {"accurate": "Accurate", "complete": "Complete", "cited": "Cited", "useful": "Useful"}
 SHORT = {"accurate": "A", "complete": "C", "cited": "Ci", "useful": "U"}
@@ -66,10 +66,6 @@ NOT_SCORED = ("n/a where there was nothing to score (no atom). "
               "Accurate counts them all.")
 READING = ("Four scores per cell, 0-3, never combined: A = Accurate, C = Complete, "
            "Ci = Cited, U = Useful; " + NOT_SCORED)
-
-
-def e(text):
-    return escape("" if text is None else str(text), quote=True)
 
 
 def fmt(score):
@@ -139,32 +135,18 @@ def render_markdown(result):
     lines += [READING, ""]
     for evaluator in result["cross_evaluation"]["evaluators"]:
         lines += evaluator_section(result, evaluator, gens)
-    lines += ["## Cross-evaluation (mean score per evaluator and generator)", "",
-              "| Evaluator | Generator | Responses | " + " | ".join(TITLES[d] for d in DIMENSIONS) + " |",
-              "|---|---|--:|" + "--:|" * len(DIMENSIONS)]
-    for row in result["cross_evaluation"]["table"]:
-        values = (["self-evaluation: refused"] * len(DIMENSIONS) if row["self"]
-                  else [fmt(row[d]) for d in DIMENSIONS])
-        lines.append(f"| {inert(row['evaluator'])} | {inert(row['generator'])} | {row['responses']} | "
-                     + " | ".join(values) + " |")
+    lines += ["## Cross-evaluation (mean score per evaluator and generator)", ""]
+    lines += md_table(CROSS_HEADS, cross_rows(result, inert), 2)
     if result["cross_evaluation"]["agreement"]:
-        lines += ["", "Agreement between evaluators, per dimension:", "",
-                  "| Evaluator A | Evaluator B | Dimension | Responses | Same score | Mean abs. difference |",
-                  "|---|---|---|--:|--:|--:|"]
-        for a in result["cross_evaluation"]["agreement"]:
-            lines.append(f"| {inert(a['a'])} | {inert(a['b'])} | {TITLES[a['dimension']]} | {a['responses']} | "
-                         f"{a['same']}/{a['responses']} | {fmt(a['mean_abs_diff'])} |")
+        lines += ["", "Agreement between evaluators, per dimension:", ""]
+        lines += md_table(["Evaluator A", "Evaluator B", "Dimension", "Responses", "Same score",
+                           "Mean abs. difference"],
+                          [[inert(a["a"]), inert(a["b"]), TITLES[a["dimension"]], a["responses"],
+                            f"{a['same']}/{a['responses']}", fmt(a["mean_abs_diff"])]
+                           for a in result["cross_evaluation"]["agreement"]], 3)
     if result["stability"]:
-        lines += ["", "## Judge stability (atomize.py --repeat)", "",
-                  "Over the answers every repeat scored: a failed atomization, or n/a, in "
-                  "any repeat leaves the answer out (two failures are not an agreement).", "",
-                  "| Evaluator | Dimension | Answers repeated | Scored in every repeat | Repeats "
-                  "| All repeats agree |",
-                  "|---|---|--:|--:|--:|--:|"]
-        for s in result["stability"]:
-            lines.append(f"| {inert(s['evaluator'])} | {TITLES[s['dimension']]} | "
-                         f"{s['answers_repeated']} | {s['responses']} | {s['repeats']} | "
-                         f"{s['all_agree']}/{s['responses']} |")
+        lines += ["", "## Judge stability (atomize.py --repeat)", "", STABILITY_NOTE, ""]
+        lines += md_table(STABILITY_HEADS, stability_rows(result, inert), 2)
     if result["not_atomized"]:
         lines += ["", "Answers with no atoms line: "
                   + ", ".join(inert(x) for x in result["not_atomized"])]
@@ -180,6 +162,47 @@ def render_markdown(result):
     return "\n".join(lines) + "\n"
 
 
+def md_table(heads, rows, text_columns):
+    """A table of results.md: the first ``text_columns`` columns text, the
+    others numbers (aligned right)."""
+    return (["| " + " | ".join(heads) + " |",
+             "|" + "---|" * text_columns + "--:|" * (len(heads) - text_columns)]
+            + ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows])
+
+
+def cards(heads, rows):
+    """A table of the dashboard that a phone shows as cards, each cell
+    labelled with its column's head."""
+    return (['<table class="cards"><thead><tr>' + "".join(f"<th>{h}</th>" for h in heads)
+             + "</tr></thead><tbody>"]
+            + ["<tr>" + "".join(f'<td data-label="{h}">{cell}</td>' for h, cell in zip(heads, row))
+               + "</tr>" for row in rows]
+            + ["</tbody></table>"])
+
+
+CROSS_HEADS = ["Evaluator", "Generator", "Responses"] + [TITLES[d] for d in DIMENSIONS]
+STABILITY_HEADS = ["Evaluator", "Dimension", "Answers repeated", "Scored in every repeat",
+                   "Repeats", "All repeats agree"]
+STABILITY_NOTE = ("Over the answers every repeat scored: a failed atomization, or n/a, in any "
+                  "repeat leaves the answer out (two failures are not an agreement).")
+
+
+def cross_rows(result, text):
+    """The cells of the cross-evaluation table (CROSS_HEADS), the names
+    through ``text``: inert in results.md, e on the dashboard."""
+    return [[text(row["evaluator"]), text(row["generator"]), row["responses"]]
+            + (["self-evaluation: refused"] * len(DIMENSIONS) if row["self"]
+               else [fmt(row[d]) for d in DIMENSIONS])
+            for row in result["cross_evaluation"]["table"]]
+
+
+def stability_rows(result, text):
+    """The cells of the judge stability table (STABILITY_HEADS), as ``cross_rows``."""
+    return [[text(s["evaluator"]), TITLES[s["dimension"]], s["answers_repeated"],
+             s["responses"], s["repeats"], f"{s['all_agree']}/{s['responses']}"]
+            for s in result["stability"]]
+
+
 def evaluator_section(result, evaluator, gens):
     """One evaluator's part of results.md: its tokens, its audit, and the
     four scores of each scenario per generator."""
@@ -191,10 +214,9 @@ def evaluator_section(result, evaluator, gens):
         lines += [inert(audit), ""]
     for text in lookup_texts(result, evaluator):
         lines += [inert(text), ""]
-    lines += ["| Scenario | " + " | ".join(inert(g) for g in gens) + " |",
-              "|---|" + "---|" * len(gens)]
+    rows = []
     for s in result["scenarios"]:
-        row = []
+        row = [inert(s["id"])]
         for g in gens:
             c = cells.get((s["id"], g))
             if c is None:
@@ -204,8 +226,8 @@ def evaluator_section(result, evaluator, gens):
             else:
                 row.append(" ".join(f"{SHORT[d]} {fmt(c['scores'][d]['score'])}" for d in DIMENSIONS)
                            + verified_mark(c))
-        lines.append(f"| {inert(s['id'])} | " + " | ".join(row) + " |")
-    return lines + [""]
+        rows.append(row)
+    return lines + md_table(["Scenario"] + [inert(g) for g in gens], rows, len(gens) + 1) + [""]
 
 
 def verified_mark(cell):
@@ -246,10 +268,8 @@ def atomization_errors(result):
 
 def scale_lines():
     """The legend of results.md: each dimension's question and 0-3 scale."""
-    lines = ["| Dimension | Question | 0 | 1 | 2 | 3 |", "|---|---|---|---|---|---|"]
-    for d in DIMENSIONS:
-        lines.append(f"| {TITLES[d]} | {QUESTIONS[d]} | " + " | ".join(SCALES[d]) + " |")
-    return lines
+    return md_table(["Dimension", "Question", "0", "1", "2", "3"],
+                    [[TITLES[d], QUESTIONS[d], *SCALES[d]] for d in DIMENSIONS], 6)
 
 
 def prompts(p, role):
@@ -284,11 +304,9 @@ def badge(dimension, score):
             f'{SHORT[dimension]}&nbsp;{fmt(score)}</span>')
 
 
-def page(title, body):
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{e(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-            + "\n".join(body) + "\n</body>\n</html>\n")
+def name_badge(dimension):
+    """The dimension's badge with its name for a score, as the legends show it."""
+    return badge(dimension, None).replace("n/a", e(TITLES[dimension]))
 
 
 def tag_agreement(kind, tags):
@@ -352,68 +370,47 @@ def render_dashboard(result):
     if note:
         body.append(f"<p>{e(note)}</p>")
     body.append("<p>Four scores per cell, 0-3, never combined into one number: "
-                + " ".join(badge(d, None).replace("n/a", e(TITLES[d])) for d in DIMENSIONS)
-                + f"; {e(NOT_SCORED)}</p>")
+                + " ".join(name_badge(d) for d in DIMENSIONS) + f"; {e(NOT_SCORED)}</p>")
     for evaluator in result["cross_evaluation"]["evaluators"]:
-        cells = first_cells(result, evaluator)
-        body.append(f"<h2>Verified by: {e(evaluator)}</h2>")
-        body.append(f"<p>The evaluator's tokens per answer: {e(per_answer(result, evaluator))}</p>")
-        audit = audit_text(result, evaluator)
-        if audit:
-            body.append(f"<p>{e(audit)}</p>")
-        body += [f"<p>{e(text)}</p>" for text in lookup_texts(result, evaluator)]
-        # On a phone each scenario is a card, each generator's cell labelled.
-        body.append('<table class="cards"><thead><tr><th>Scenario</th>'
-                    + "".join(f"<th>{e(g)}</th>" for g in gens) + "</tr></thead><tbody>")
-        for s in result["scenarios"]:
-            row = [f'<td><span dir="auto">{e(s["id"])}</span></td>']
-            for g in gens:
-                c = cells.get((s["id"], g))
-                if c is None:
-                    row.append(f'<td data-label="{e(g)}">–</td>')
-                    continue
-                inner = ("error" if c["error"] else
-                         "".join(badge(d, c["scores"][d]["score"]) for d in DIMENSIONS)
-                         + e(verified_mark(c)))
-                row.append(f'<td data-label="{e(g)}"><a href="detail/{e(detail_name(c))}">'
-                           f"{inner}</a></td>")
-            body.append("<tr>" + "".join(row) + "</tr>")
-        body.append("</tbody></table>")
-    body.append('<h2>Cross-evaluation</h2><table class="cards"><thead><tr><th>Evaluator</th>'
-                "<th>Generator</th><th>Responses</th>"
-                + "".join(f"<th>{TITLES[d]}</th>" for d in DIMENSIONS) + "</tr></thead><tbody>")
-    for row in result["cross_evaluation"]["table"]:
-        cells = "".join(f'<td data-label="{TITLES[d]}">'
-                        + ("self-evaluation: refused" if row["self"] else e(fmt(row[d])))
-                        + "</td>" for d in DIMENSIONS)
-        body.append(f'<tr><td data-label="Evaluator">{e(row["evaluator"])}</td>'
-                    f'<td data-label="Generator">{e(row["generator"])}</td>'
-                    f'<td data-label="Responses">{row["responses"]}</td>{cells}</tr>')
-    body.append("</tbody></table>")
-    body += stability_section(result)
+        body += dashboard_section(result, evaluator, gens)
+    cross = cards(CROSS_HEADS, cross_rows(result, e))
+    body += ["<h2>Cross-evaluation</h2>" + cross[0]] + cross[1:]
+    if result["stability"]:
+        body += ["<h2>Judge stability (atomize.py --repeat)</h2>", f"<p>{STABILITY_NOTE}</p>"]
+        body += cards(STABILITY_HEADS, stability_rows(result, e))
     body += problem_sections(result) + legend()
     body.append("<h2>Provenance</h2><ul>" + "".join(
         f"<li>{e(label)}: {e(text)}</li>" for label, text in provenance_items(result)) + "</ul>")
-    return page("Scenario results", body)
+    return page("Scenario results", STYLE, body)
 
 
-def stability_section(result):
-    """Judge stability, as results.md gives it: over the answers every repeat scored."""
-    if not result["stability"]:
-        return []
-    heads = ["Evaluator", "Dimension", "Answers repeated", "Scored in every repeat", "Repeats",
-             "All repeats agree"]
-    rows = ['<h2>Judge stability (atomize.py --repeat)</h2>',
-            "<p>Over the answers every repeat scored: a failed atomization, or n/a, in any "
-            "repeat leaves the answer out (two failures are not an agreement).</p>",
-            '<table class="cards"><thead><tr>' + "".join(f"<th>{h}</th>" for h in heads)
-            + "</tr></thead><tbody>"]
-    for st in result["stability"]:
-        cells = [e(st["evaluator"]), TITLES[st["dimension"]], st["answers_repeated"],
-                 st["responses"], st["repeats"], f'{st["all_agree"]}/{st["responses"]}']
-        rows.append("<tr>" + "".join(f'<td data-label="{h}">{c}</td>' for h, c in zip(heads, cells))
-                    + "</tr>")
-    return rows + ["</tbody></table>"]
+def dashboard_section(result, evaluator, gens):
+    """One evaluator's part of the dashboard, as ``evaluator_section`` of
+    results.md, each cell a link to its detail page."""
+    cells = first_cells(result, evaluator)
+    body = [f"<h2>Verified by: {e(evaluator)}</h2>",
+            f"<p>The evaluator's tokens per answer: {e(per_answer(result, evaluator))}</p>"]
+    audit = audit_text(result, evaluator)
+    if audit:
+        body.append(f"<p>{e(audit)}</p>")
+    body += [f"<p>{e(text)}</p>" for text in lookup_texts(result, evaluator)]
+    # On a phone each scenario is a card, each generator's cell labelled.
+    body.append('<table class="cards"><thead><tr><th>Scenario</th>'
+                + "".join(f"<th>{e(g)}</th>" for g in gens) + "</tr></thead><tbody>")
+    for s in result["scenarios"]:
+        row = [f'<td><span dir="auto">{e(s["id"])}</span></td>']
+        for g in gens:
+            c = cells.get((s["id"], g))
+            if c is None:
+                row.append(f'<td data-label="{e(g)}">–</td>')
+                continue
+            inner = ("error" if c["error"] else
+                     "".join(badge(d, c["scores"][d]["score"]) for d in DIMENSIONS)
+                     + e(verified_mark(c)))
+            row.append(f'<td data-label="{e(g)}"><a href="detail/{e(detail_name(c))}">'
+                       f"{inner}</a></td>")
+        body.append("<tr>" + "".join(row) + "</tr>")
+    return body + ["</tbody></table>"]
 
 
 def problem_sections(result):
@@ -437,7 +434,7 @@ def legend():
     rows = ["<h2>Score scales</h2>", '<div class="wide"><table><tr><th>Dimension</th><th>Question</th>'
             + "".join(f'<th style="background:{COLOURS[n]}">{n}</th>' for n in range(4)) + "</tr>"]
     for d in DIMENSIONS:
-        rows.append(f"<tr><td>{badge(d, None).replace('n/a', e(TITLES[d]))}</td><td>{e(QUESTIONS[d])}</td>"
+        rows.append(f"<tr><td>{name_badge(d)}</td><td>{e(QUESTIONS[d])}</td>"
                     + "".join(f"<td>{e(text)}</td>" for text in SCALES[d]) + "</tr>")
     rows.append("</table></div>")
     return rows
@@ -543,7 +540,7 @@ def render_detail(result, cell, scenario=None):
             f'<blockquote dir="auto">{e(cell["response"])}</blockquote>']
     if cell["error"]:
         body.append(f"<p>Atomization failed: {e(cell['error'])}</p>")
-        return page(cell["scenario"], body)
+        return page(cell["scenario"], STYLE, body)
     body.append('<h2>Atoms</h2><div class="wide"><table><tr><th>Claim</th><th>Correctness</th><th>Verified truth</th>'
                 "<th>Citation</th><th>Bucket</th><th>Topic</th><th>Importance</th><th>Actionability</th></tr>")
     for a in cell["atoms"]:
@@ -562,7 +559,7 @@ def render_detail(result, cell, scenario=None):
     else:
         body.append("<p>None.</p>")
     body.append('<p><a href="../index.html">Back to the dashboard</a></p>')
-    return page(f"{cell['scenario']} - {cell['variant']}", body)
+    return page(f"{cell['scenario']} - {cell['variant']}", STYLE, body)
 
 
 def write_pages(result, folder, write):

@@ -69,7 +69,9 @@ def publish(folder, scenarios_path, raw_paths, atoms_paths, force=False):
     leaves no half-published run."""
     if os.path.lexists(folder) and not force:
         raise BadInput(f"{folder}: already published (--replace replaces it)")
-    names = [os.path.basename(p) for p in list(raw_paths) + list(atoms_paths)]
+    raw_names = [os.path.basename(p) for p in raw_paths]
+    atoms_names = [os.path.basename(p) for p in atoms_paths]
+    names = raw_names + atoms_names
     if len(set(names)) != len(names):
         raise BadInput("two inputs share a file name; the folder keeps names as they are")
     relative = os.path.relpath(os.path.abspath(scenarios_path), REPO).replace(os.sep, "/")
@@ -79,9 +81,8 @@ def publish(folder, scenarios_path, raw_paths, atoms_paths, force=False):
     try:
         for path in list(raw_paths) + list(atoms_paths):
             shutil.copyfile(path, os.path.join(staging, os.path.basename(path)))
-        raws = [os.path.join(staging, os.path.basename(p)) for p in raw_paths]
-        atoms = [os.path.join(staging, os.path.basename(p)) for p in atoms_paths]
-        made = outputs(os.path.join(REPO, relative), raws, atoms)
+        made = outputs(os.path.join(REPO, relative), [os.path.join(staging, n) for n in raw_names],
+                       [os.path.join(staging, n) for n in atoms_names])
         os.makedirs(os.path.join(staging, PAGES), exist_ok=True)
         for name, data in made.items():
             with open(os.path.join(staging, name), "wb") as fh:
@@ -89,8 +90,7 @@ def publish(folder, scenarios_path, raw_paths, atoms_paths, force=False):
         files = {name: describe(staging, name, "input") for name in names}
         files.update({name: describe(staging, name, "output") for name in made})
         manifest = {"format": 1, "suite": "scenario", "scenarios": relative,
-                    "scoring": {"raw": [os.path.basename(p) for p in raw_paths],
-                                "atoms": [os.path.basename(p) for p in atoms_paths]},
+                    "scoring": {"raw": raw_names, "atoms": atoms_names},
                     "files": files}
         with open(os.path.join(staging, "MANIFEST.json"), "w", encoding="utf-8",
                   newline="\n") as fh:
@@ -174,28 +174,25 @@ def _check_scoring(path, scoring, files):
 def check_inputs(folder, manifest):
     """``(lines, ok)``: every file of the folder listed, every input as listed."""
     files = manifest["files"]
-    lines, ok = [], True
+    lines = []
     present = sorted(n for n in os.listdir(folder) if n not in ("MANIFEST.json", PAGES))
     if os.path.isdir(os.path.join(folder, PAGES)):
         present += sorted(f"{PAGES}/{n}" for n in os.listdir(os.path.join(folder, PAGES)))
     for name in present:
         if name not in files:
             lines.append(f"differs    {name} (not in MANIFEST.json)")
-            ok = False
     for name in sorted(n for n, e in files.items() if e["role"] == "input"):
         fh, problem = open_regular(os.path.join(folder, name))
         if problem:
             lines.append(f"differs    {name} ({problem})")
-            ok = False
             continue
         with fh:
             digest = sha256_of(fh.read())
         if digest != files[name].get("sha256"):
             lines.append(f"differs    {name} (input does not match MANIFEST.json)")
-            ok = False
         else:
             lines.append(f"verified   {name}")
-    return lines, ok
+    return lines, not any(line.startswith("differs") for line in lines)
 
 
 def rescored(folder, manifest):

@@ -21,7 +21,7 @@ What it leaves out: values are in the bars' tooltips and in the table, not on
 the bars.
 """
 
-from html import escape
+from .pagelabels import e
 
 COLOURS = {"delivered": "#4c72b0", "correct_facts": "#55a868", "right_page_cited": "#c44e52",
            "in_question_language": "#8172b2", "declined_when_not_on_site": "#ccb974"}
@@ -29,14 +29,12 @@ FONT = 11          # every text of a chart, in SVG units
 LINE = 16          # a legend line
 MIN_WIDTH = 360    # fits a 390 px phone at its natural size
 PLOT_HEIGHT = 160
+TOP = 10           # above the plot
+LEGEND_TOP = TOP + PLOT_HEIGHT + 28   # under the labels of the x axis
 TICKS = (0, 50, 100)
 # The trend's lines, told apart without colour too: each measure its dash.
 DASHES = ("", "9 4", "3 3", "12 3 3 3", "6 2 2 2")
 OFFSET = 4         # between trend lines that run on the same rates
-
-
-def e(text):
-    return escape(str(text), quote=True)
 
 
 def text_width(text, size=FONT):
@@ -44,20 +42,25 @@ def text_width(text, size=FONT):
     return len(text) * size * 0.62
 
 
-def _open(width, height, caption):
-    """The svg element: its natural size on a phone (shrunk to fit a narrower
-    one), up to a third larger on a wide screen."""
-    return [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-            f'width="{width:.0f}" height="{height:.0f}" '
-            f'style="width:100%;max-width:{width * 4 / 3:.0f}px" direction="ltr" role="img" '
-            f'aria-label="{e(caption)}">']
+def _svg(width, caption, titles, rtl, axis, plot, dashed=False):
+    """The chart: the y axis from ``axis`` (left, right), the ``plot``'s
+    parts and the legend under them. The svg element has its natural size on
+    a phone (shrunk to fit a narrower one), up to a third larger on a wide
+    screen."""
+    height = LEGEND_TOP + len(titles) * LINE + 4
+    return "\n".join(
+        [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+         f'width="{width:.0f}" height="{height:.0f}" '
+         f'style="width:100%;max-width:{width * 4 / 3:.0f}px" direction="ltr" role="img" '
+         f'aria-label="{e(caption)}">']
+        + _y_axis(*axis) + plot + _legend(titles, width, rtl, dashed) + ["</svg>"])
 
 
-def _y_axis(left, right, top):
+def _y_axis(left, right):
     """Grid lines and their percentages, the labels ending at ``left``."""
     parts = []
     for tick in TICKS:
-        y = top + PLOT_HEIGHT - PLOT_HEIGHT * tick / 100
+        y = TOP + PLOT_HEIGHT - PLOT_HEIGHT * tick / 100
         parts.append(f'<line x1="{left}" x2="{right:.1f}" y1="{y:.1f}" y2="{y:.1f}" '
                      f'stroke="#ddd"/>')
         parts.append(f'<text x="{left - 4}" y="{y + 4:.1f}" font-size="{FONT}" '
@@ -73,14 +76,20 @@ def _legend_width(titles):
     return 14 + max(text_width(t) for t in titles.values())
 
 
-def _legend(titles, width, top, rtl, dashed=False):
+def _x_label(x, text):
+    """A label under the plot, centred on ``x``."""
+    return (f'<text x="{x:.1f}" y="{TOP + PLOT_HEIGHT + 16}" font-size="{FONT}" '
+            f'text-anchor="middle">{e(text)}</text>')
+
+
+def _legend(titles, width, rtl, dashed=False):
     """One line per series: a swatch (with ``dashed``, a stretch of the
     series' line, dashed as it is) and its name; mirrored right to left."""
     swatch = 20 if dashed else 10
     start = width - 10 - swatch if rtl else 10
     parts = []
     for j, (measure, title) in enumerate(titles.items()):
-        y = top + j * LINE
+        y = LEGEND_TOP + j * LINE
         if dashed:
             parts.append(f'<line x1="{start:.1f}" x2="{start + swatch:.1f}" y1="{y + 5}" '
                          f'y2="{y + 5}" stroke="{COLOURS[measure]}" stroke-width="2.5"'
@@ -105,12 +114,10 @@ def _dash(j):
 def bar_chart(groups, titles, caption, rtl=False):
     """Grouped bars. ``groups``: ``[(label, {measure: (passed, applicable)})]``;
     ``titles``: ``{measure: its name}`` in the order of the bars."""
-    bar, gap, top, left = 9, 14, 10, _axis_width()
+    bar, gap, left = 9, 14, _axis_width()
     group = max([len(titles) * bar + gap] + [text_width(label) + 6 for label, _ in groups])
     width = max(MIN_WIDTH, left + len(groups) * group + 10, _legend_width(titles) + 20)
-    legend_top = top + PLOT_HEIGHT + 28
-    height = legend_top + len(titles) * LINE + 4
-    parts = _open(width, height, caption) + _y_axis(left, width - 10, top)
+    parts = []
     for i, (label, figures) in enumerate(groups):
         x0 = left + i * group + (group - len(titles) * bar) / 2
         for j, measure in enumerate(titles):
@@ -118,15 +125,12 @@ def bar_chart(groups, titles, caption, rtl=False):
             if not applicable:
                 continue
             h = PLOT_HEIGHT * passed / applicable
-            parts.append(f'<rect x="{x0 + j * bar:.1f}" y="{top + PLOT_HEIGHT - h:.1f}" '
+            parts.append(f'<rect x="{x0 + j * bar:.1f}" y="{TOP + PLOT_HEIGHT - h:.1f}" '
                          f'width="{bar - 1}" height="{h:.1f}" fill="{COLOURS[measure]}">'
                          f'<title>{e(label)} {e(titles[measure])}: {passed}/{applicable}'
                          f'</title></rect>')
-        parts.append(f'<text x="{left + i * group + group / 2:.1f}" y="{top + PLOT_HEIGHT + 16}" '
-                     f'font-size="{FONT}" text-anchor="middle">{e(label)}</text>')
-    parts += _legend(titles, width, legend_top, rtl)
-    parts.append("</svg>")
-    return "\n".join(parts)
+        parts.append(_x_label(left + i * group + group / 2, label))
+    return _svg(width, caption, titles, rtl, (left, width - 10), parts)
 
 
 def _apart(lines, measure):
@@ -141,7 +145,6 @@ def _apart(lines, measure):
 def trend_chart(points, titles, caption, rtl=False):
     """One line per measure. ``points``: ``[(label, {measure: (passed,
     applicable)})]``, oldest first, at least two."""
-    top = 10
     labels = [text_width(label) for label, _ in points]
     step = max(60, max(labels) + 12)
     left = max(_axis_width(), labels[0] / 2 + 4)
@@ -149,13 +152,8 @@ def trend_chart(points, titles, caption, rtl=False):
     plot = max(step * (len(points) - 1), MIN_WIDTH - left - right)
     step = plot / (len(points) - 1)
     width = max(left + plot + right, _legend_width(titles) + 20)
-    legend_top = top + PLOT_HEIGHT + 28
-    height = legend_top + len(titles) * LINE + 4
-    parts = _open(width, height, caption) + _y_axis(left, left + plot, top)
-    for i, (label, _sums) in enumerate(points):
-        parts.append(f'<text x="{left + i * step:.1f}" y="{top + PLOT_HEIGHT + 16}" '
-                     f'font-size="{FONT}" text-anchor="middle">{e(label)}</text>')
-    lines = {measure: [(left + i * step, top + PLOT_HEIGHT - PLOT_HEIGHT * sums[measure][0]
+    parts = [_x_label(left + i * step, label) for i, (label, _sums) in enumerate(points)]
+    lines = {measure: [(left + i * step, TOP + PLOT_HEIGHT - PLOT_HEIGHT * sums[measure][0]
                         / sums[measure][1]) for i, (_label, sums) in enumerate(points)
                        if sums[measure][1]] for measure in titles}
     for j, (measure, title) in enumerate(titles.items()):
@@ -168,6 +166,4 @@ def trend_chart(points, titles, caption, rtl=False):
         # Every point marked: a line of one point draws nothing.
         for x, y in coords:
             parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{COLOURS[measure]}"/>')
-    parts += _legend(titles, width, legend_top, rtl, dashed=True)
-    parts.append("</svg>")
-    return "\n".join(parts)
+    return _svg(width, caption, titles, rtl, (left, left + plot), parts, dashed=True)

@@ -18,10 +18,14 @@ forces a tool with 400 ValidationException in the service's words. A JSON
 reply to a Bedrock request without a tool comes back as text. Success
 bodies carry each API's usage object in its own fields (``USAGE``);
 ``usage=None`` plays a server that reports none, a dict another usage.
-``rate=(rpm, burst)`` enforces a rate limit as the APIs do: a token bucket
+``rate=(rpm, burst)`` enforces a rate limit as the APIs do: a TokenBucket
 of ``rpm`` requests a minute holding at most ``burst``; a request past it is
 answered 429 in the API's shape with ``retry-after`` (whole seconds until
-the next token, at least 1), and counted in ``throttled``.
+the next token, at least 1), and counted in ``throttled``. ``delay`` is the
+seconds before each success reply, or a function of no arguments that
+returns them, called for each success reply under the server's lock: a
+model's latency, drawn from a seeded ``random.Random`` in the seed's
+sequence (tools/bench/bench.py's rate-limited provider).
 
 Every success body says it comes from a stand-in: ``"stand_in": true`` at its
 top level, a field no real API sends, so that ai_eval.py labels a run it
@@ -186,6 +190,30 @@ def _success(flavour, request, content, stop):
             "metrics": {"latencyMs": 5}}
 
 
+class TokenBucket:
+    """A rate limit as the APIs keep one: ``rpm`` tokens a minute, holding
+    at most ``burst``, full at the start. Time is read from ``clock``
+    (seconds; a test passes a clock it moves itself), by default this
+    module's ``time.monotonic`` as it is at each reading (a test may
+    replace the module's ``time``: test_rate_limits.server_clock)."""
+
+    def __init__(self, rpm, burst, clock=None):
+        self.rpm, self.burst = rpm, burst
+        self.clock = clock or (lambda: time.monotonic())
+        self.level, self.at = float(burst), self.clock()
+
+    def take(self):
+        """None when a token was taken; else the request's ``retry-after``:
+        whole seconds until the next token, at least 1, as the APIs round it."""
+        now = self.clock()
+        self.level = min(self.burst, self.level + (now - self.at) * self.rpm / 60.0)
+        self.at = now
+        if self.level >= 1:
+            self.level -= 1
+            return None
+        return max(1, math.ceil((1 - self.level) * 60.0 / self.rpm))
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -256,18 +284,13 @@ class _Handler(BaseHTTPRequestHandler):
     def _over_the_rate(self):
         """The 429 of a request past the rate limit, or None."""
         server = self.server
-        if server.rate is None:
+        if server.bucket is None:
             return None
-        rpm, burst = server.rate
         with server.lock:
-            now = time.monotonic()
-            server.bucket = min(burst, server.bucket + (now - server.bucket_at) * rpm / 60.0)
-            server.bucket_at = now
-            if server.bucket >= 1:
-                server.bucket -= 1
+            wait = server.bucket.take()
+            if wait is None:
                 return None
             server.throttled += 1
-            wait = max(1, math.ceil((1 - server.bucket) * 60.0 / rpm))
         kind = {"openai": "rate_limit_exceeded", "anthropic": "rate_limit_error",
                 "bedrock": "ThrottlingException"}[server.flavour]
         return error(server.flavour, 429, kind, "Rate limit reached for requests",
@@ -302,9 +325,11 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(scripted["status"], scripted.get("headers", {}), scripted["body"],
                               scripted.get("delay", 0.0))
         content = server.reply(request)
+        with server.lock:
+            delay = server.delay() if callable(server.delay) else server.delay
         return self._send(200, {}, success(server.flavour, request, content, usage=server.usage,
                                            stand_in=server.stand_in,
-                                           served_model=server.served_model), server.delay)
+                                           served_model=server.served_model), delay)
 
 
 _PATHS = {"openai": lambda path: path == "/v1/chat/completions",
@@ -321,8 +346,8 @@ class ModelServer(LoopbackServer):
                          stand_in=stand_in, served_model=served_model,
                          reply=reply or (lambda request: "Hello from the loopback model."),
                          bad_signatures=0, delay=delay, strict_paths=strict_paths,
-                         forced_tool=forced_tool, usage=usage, rate=rate, throttled=0, tools=tools,
-                         bucket=rate[1] if rate else 0, bucket_at=time.monotonic())
+                         forced_tool=forced_tool, usage=usage, throttled=0, tools=tools,
+                         bucket=TokenBucket(*rate) if rate else None)
 
     @property
     def base(self):

@@ -1,8 +1,9 @@
 """The speed benchmark's instrument: the stand-in server (a real HTTP/1.1
 server in its own process that answers every request after the fixed delay,
 one connection at a time or many at once, kept alive or not, and stops when
-the bench lets go of it), the rate-limited provider (its token bucket and
-latencies) and the table the bench writes into README.md.
+the bench lets go of it), the rate-limited provider (the tests' ModelServer
+with its token bucket, and the bench's seeded latencies) and the table the
+bench writes into README.md.
 
 No test here times anything: speed is what ``make bench`` measures. The
 delays are checked as the calls the servers make (their sleep replaced, or
@@ -22,6 +23,7 @@ import urllib.error
 import urllib.request
 from unittest import mock
 
+from tests.model_servers import TokenBucket
 from tests.support import HANG, ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
@@ -137,15 +139,16 @@ class StandInConnections(unittest.TestCase):
 
 
 class RateLimitedProvider(unittest.TestCase):
-    """The provider of the rate-limit measure: OpenAI's wire format, a token
-    bucket of bench.RATE a minute holding bench.RATE_BURST, a 429 with
-    retry-after past it, a seeded latency within 0.2 to 2 s."""
+    """The provider of the rate-limit measure (bench.rate_limited): OpenAI's
+    wire format, a token bucket of bench.RATE a minute holding
+    bench.RATE_BURST, a 429 with retry-after past it, a seeded latency
+    within 0.2 to 2 s."""
 
     def test_the_bucket_lets_a_burst_through_then_one_a_token(self):
         # On a clock the test moves: 960 a minute is a token each 1/16 s (a
         # time a float holds exactly).
         clock = types.SimpleNamespace(now=100.0)
-        bucket = bench.TokenBucket(960, 5, clock=lambda: clock.now)
+        bucket = TokenBucket(960, 5, clock=lambda: clock.now)
         self.assertEqual([bucket.take() for _ in range(7)], [None] * 5 + [1, 1])
         clock.now += 0.0625
         self.assertEqual([bucket.take(), bucket.take()], [None, 1])
@@ -156,7 +159,7 @@ class RateLimitedProvider(unittest.TestCase):
         # 6 a minute: a token each 10 s; 4.5 s after the burst, 5.5 s are
         # left, said as 6: whole seconds, rounded up.
         clock = types.SimpleNamespace(now=0.0)
-        bucket = bench.TokenBucket(6, 2, clock=lambda: clock.now)
+        bucket = TokenBucket(6, 2, clock=lambda: clock.now)
         self.assertEqual([bucket.take(), bucket.take(), bucket.take()], [None, None, 10])
         clock.now = 4.5
         self.assertEqual(bucket.take(), 6)
@@ -176,14 +179,13 @@ class RateLimitedProvider(unittest.TestCase):
     def test_a_burst_then_429_with_retry_after(self):
         # One token a minute: no token comes back while the test runs, so the
         # count does not depend on how fast the requests arrive. The burst
-        # goes at once; every later request is refused.
-        with tempfile.TemporaryDirectory() as tmp:
-            server = bench.RateLimited(tmp, "A fence needs a permit.", rpm=1)
-            self.addCleanup(server.close)
+        # goes at once; every later request is refused, without a latency.
+        latencies = mock.patch.object(bench, "reply_latency", wraps=bench.reply_latency)
+        with latencies as drawn, bench.rate_limited("A fence needs a permit.", rpm=1) as server:
 
             def ask():
                 request = urllib.request.Request(
-                    f"http://127.0.0.1:{server.port}/v1/chat/completions",
+                    f"{server.base}/v1/chat/completions",
                     data=b'{"model": "m", "messages": []}', headers={"Content-Type": "application/json"})
                 try:
                     with NO_PROXY.open(request, timeout=HANG) as resp:
@@ -208,7 +210,7 @@ class RateLimitedProvider(unittest.TestCase):
         # It names the model asked for, as the APIs do: the bench's generator and
         # evaluator are two models, and atomize.py holds the names to the family rule.
         self.assertEqual({a[1]["model"] for a in burst}, {"m"})
-        self.assertEqual(burst[0][1]["usage"]["prompt_tokens"], 200)
+        self.assertEqual(drawn.call_count, bench.RATE_BURST)
         self.assertEqual([(a[0], a[1]["error"]["code"]) for a in after],
                          [(429, "rate_limit_exceeded")] * 3)
         # Its exact value is the bucket's (above); here, a whole number of

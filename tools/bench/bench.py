@@ -27,15 +27,16 @@
    each request after 50 ms, divided by the ideal, 400 x 50 ms / concurrency.
    One run each.
 5. At a provider's rate limit: run.py (a model generator) and atomize.py,
-   RATED_CALLS calls each, against a loopback OpenAI-compatible provider in
-   its own process that allows RATE requests a minute (a token bucket with a
-   burst of RATE_BURST, answering 429 with ``retry-after`` past it) and
-   answers each request after a seeded latency (a log-normal draw, median
-   0.5 s, within 0.2 to 2 s), at --concurrency RATED_CONCURRENCY, divided by
-   the ideal, calls / rate: with ``--rpm`` at the limit (target <= 1.10), and
-   without it, the calls in flight adapting to the 429s (target <= 1.25),
-   each with no failed call (the script must exit 0), and the 429s the
-   client recorded on its attempts in the row.
+   RATED_CALLS calls each, against a loopback OpenAI-compatible provider
+   (the tests' ModelServer, in the bench's process, which only waits for
+   the script meanwhile) that allows RATE requests a minute (a token bucket
+   with a burst of RATE_BURST, answering 429 with ``retry-after`` past it)
+   and answers each request after a seeded latency (reply_latency: a
+   log-normal draw, median 0.5 s, within 0.2 to 2 s), at --concurrency
+   RATED_CONCURRENCY, divided by the ideal, calls / rate: with ``--rpm`` at
+   the limit (target <= 1.10), and without it, the calls in flight adapting
+   to the 429s (target <= 1.25), each with no failed call (the script must
+   exit 0), and the 429s the client recorded on its attempts in the row.
 6. At a low rate, adaptive: run.py, LOW_RATE_CALLS calls, against the same
    provider allowing each of LOW_RATES requests a minute with a burst of 1,
    at --concurrency 16 and 64, without --rpm: the failed calls (target 0:
@@ -77,14 +78,15 @@ import sys
 import tempfile
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools", "eval-benchmark")
 sys.path.insert(0, TOOLS)
+sys.path.insert(0, ROOT)  # for the tests' model server, the rate-limited provider
 
 from evalkit.scenario.corpus import Corpus  # noqa: E402
 from evalkit.jsonl import dumps_line  # noqa: E402
+from tests.model_servers import ModelServer  # noqa: E402
 
 PY = sys.executable
 SCORE = os.path.join(TOOLS, "score.py")
@@ -457,18 +459,16 @@ def answer_connections(listener, body, delay):
         threading.Thread(target=_answer_after, args=(conn, body, delay), daemon=True).start()
 
 
-class ServerProcess:
-    """A server of this script in its own process (``--stand-in`` or
-    ``--rate-limited``, given a file it reads, and ``options``): it prints
-    its port, and serves until its stdin closes."""
+class StandIn:
+    """The stand-in server (serve_stand_in) in its own process, answering
+    every request with the bytes ``data`` after 50 ms: it prints its port,
+    and serves until its stdin closes."""
 
-    flag = None
-
-    def __init__(self, tmp, data, *options):
-        path = os.path.join(tmp, f"{self.flag.strip('-')}-{len(os.listdir(tmp))}.data")
+    def __init__(self, tmp, data):
+        path = os.path.join(tmp, f"stand-in-{len(os.listdir(tmp))}.data")
         with open(path, "wb") as fh:
-            fh.write(data if isinstance(data, bytes) else data.encode("utf-8"))
-        self.proc = subprocess.Popen([PY, os.path.abspath(__file__), self.flag, path, *options],
+            fh.write(data)
+        self.proc = subprocess.Popen([PY, os.path.abspath(__file__), "--stand-in", path],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.port = int(self.proc.stdout.readline())
 
@@ -478,63 +478,7 @@ class ServerProcess:
         self.proc.stdout.close()
 
 
-class StandIn(ServerProcess):
-    """A stand-in server that answers every request with ``data`` after 50 ms."""
-    flag = "--stand-in"
-
-
-class RateLimited(ServerProcess):
-    """The rate-limited provider answering ``data`` (serve_rate_limited), at
-    ``rpm`` requests a minute with a burst of ``burst``."""
-    flag = "--rate-limited"
-
-    def __init__(self, tmp, data, rpm=RATE, burst=RATE_BURST):
-        super().__init__(tmp, data, "--rate", str(rpm), "--burst", str(burst))
-
-
-def bench_replies(content, model):
-    """The bodies the rate-limited stand-in sends: a chat completion of
-    ``content`` by ``model`` (the one asked for, as the APIs name it: a
-    generator and its evaluator are two models, which atomize.py checks)
-    with usage in the API's fields, and the API's 429 error."""
-    body = json.dumps({"id": "chatcmpl-bench", "object": "chat.completion", "model": model,
-                       "choices": [{"index": 0, "finish_reason": "stop",
-                                    "message": {"role": "assistant", "content": content}}],
-                       "usage": {"prompt_tokens": 200, "completion_tokens": 50, "total_tokens": 250,
-                                 "prompt_tokens_details": {"cached_tokens": 0}}}).encode()
-    limited = json.dumps({"error": {"message": "Rate limit reached for requests",
-                                    "type": "requests", "code": "rate_limit_exceeded"}}).encode()
-    return body, limited
-
-
-def asked_model(request):
-    """The model a chat request names, as the stand-in names it back."""
-    try:
-        return str(json.loads(request).get("model") or "bench")
-    except (ValueError, AttributeError):
-        return "bench"
-
-
-class TokenBucket:
-    """The rate-limited provider's limit: ``rpm`` tokens a minute, holding
-    at most ``burst``, full at the start. Time is read from ``clock``
-    (seconds; a test passes a clock it moves itself)."""
-
-    def __init__(self, rpm, burst, clock=time.monotonic):
-        self.rpm, self.burst, self.clock = rpm, burst, clock
-        self.level, self.at = float(burst), clock()
-
-    def take(self):
-        """None when a token was taken; else the request's ``retry-after``:
-        whole seconds until the next token, at least 1, as the APIs round it."""
-        now = self.clock()
-        self.level = min(self.burst, self.level + (now - self.at) * self.rpm / 60.0)
-        self.at = now
-        if self.level >= 1:
-            self.level -= 1
-            return None
-        return max(1, math.ceil((1 - self.level) * 60.0 / self.rpm))
-
+# ---- the rate-limited provider -----------------------------------------------------------
 
 def reply_latency(rng):
     """Seconds before a reply: a log-normal draw from ``rng``, median 0.5 s,
@@ -542,55 +486,15 @@ def reply_latency(rng):
     return min(2.0, max(0.2, rng.lognormvariate(math.log(0.5), 0.6)))
 
 
-def serve_rate_limited(content_file, rpm=RATE, burst=RATE_BURST, seed=SEED):
-    """An OpenAI-compatible chat completions endpoint on 127.0.0.1 that
-    answers ``content`` after a seeded latency (reply_latency), and 429 past
-    a TokenBucket of ``rpm`` a minute holding ``burst``. Serves until stdin
-    closes; prints the port first."""
-    with open(content_file, encoding="utf-8") as fh:
-        content = fh.read()
+def rate_limited(content, rpm=RATE, burst=RATE_BURST, seed=SEED):
+    """An OpenAI-compatible provider on 127.0.0.1 (use as a context manager)
+    that answers ``content`` after a latency drawn from ``seed``
+    (reply_latency), and 429 with ``retry-after`` past a token bucket of
+    ``rpm`` a minute holding ``burst``. A fresh one for each run: its
+    bucket starts full and its latencies from the seed's first."""
     rng = random.Random(seed)
-    lock = threading.Lock()
-    bucket = TokenBucket(rpm, burst)
-    limited = bench_replies(content, "bench")[1]
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def do_POST(self):
-            model = asked_model(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-            with lock:
-                wait = bucket.take()
-                latency = reply_latency(rng) if wait is None else None
-            if wait is None:
-                time.sleep(latency)
-                self.answer(200, bench_replies(content, model)[0], {})
-            else:
-                self.answer(429, limited, {"retry-after": str(wait)})
-
-        def answer(self, status, data, headers):
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            for name, value in headers.items():
-                self.send_header(name, value)
-            self.end_headers()
-            try:
-                self.wfile.write(data)
-            except OSError:
-                pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    server.request_queue_size = 256
-    print(server.server_address[1], flush=True)
-
-    def until_stdin_closes():
-        sys.stdin.buffer.read()
-        os._exit(0)
-    threading.Thread(target=until_stdin_closes, daemon=True).start()
-    server.serve_forever()
+    return ModelServer("openai", reply=lambda request: content, rate=(rpm, burst),
+                       delay=lambda: reply_latency(rng))
 
 
 # ---- the measures ------------------------------------------------------------------------
@@ -774,20 +678,17 @@ def measure_rate_limits(tmp):
     for label, content in (("run.py", "A fence needs a permit."), ("atomize.py", json.dumps(atoms))):
         for mode, flags in (("--rpm at the limit", ["--rpm", str(RATE)]), ("adaptive, no --rpm", [])):
             out = os.path.join(folder, f"{label[:-3]}-{'rpm' if flags else 'adaptive'}.jsonl")
-            provider = RateLimited(folder, content)
-            env = {"OPENAI_BASE_URL": f"http://127.0.0.1:{provider.port}/v1", "OPENAI_RPM": "",
-                   "OPENAI_TPM": ""}  # the rates of the machine's environment are not this run's
             if label == "run.py":
                 argv = [PY, os.path.join(TOOLS, "run.py"), sfile, out, "--provider", "openai",
                         "--model", "gen"]
             else:
                 argv = [PY, os.path.join(TOOLS, "atomize.py"), raw, out, "--provider", "openai",
                         "--model", "judge", "--cases", sfile]
-            try:
+            with rate_limited(content) as provider:
+                # The rates of the machine's environment are not this run's.
+                env = dict(provider.environ(), OPENAI_RPM="", OPENAI_TPM="")
                 seconds = timed(argv + ["--quiet", "--concurrency", str(RATED_CONCURRENCY)] + flags,
                                 env)[0]
-            finally:
-                provider.close()
             if label == "run.py" and flags:
                 raw = out
             throttled = attempts_429(out, "attempts" if label == "run.py" else "calls")
@@ -806,15 +707,11 @@ def low_rate_row(folder, sfile, rpm, concurrency):
     (burst 1), adaptive: the failed calls (exit 1 is allowed: the row
     counts them), with the time against the ideal."""
     out = os.path.join(folder, f"run-low-{rpm}-{concurrency}.jsonl")
-    provider = RateLimited(folder, "A fence needs a permit.", rpm, 1)
-    env = {"OPENAI_BASE_URL": f"http://127.0.0.1:{provider.port}/v1", "OPENAI_RPM": "",
-           "OPENAI_TPM": ""}
-    try:
+    with rate_limited("A fence needs a permit.", rpm, 1) as provider:
+        env = dict(provider.environ(), OPENAI_RPM="", OPENAI_TPM="")
         seconds = timed([PY, os.path.join(TOOLS, "run.py"), sfile, out, "--provider", "openai",
                          "--model", "gen", "--quiet", "--concurrency", str(concurrency),
                          "--limit", str(LOW_RATE_CALLS)], env, exits=(0, 1))[0]
-    finally:
-        provider.close()
     with open(out, encoding="utf-8") as fh:
         answered = sum((json.loads(text).get("response") or {}).get("status") == 200 for text in fh)
     ideal = LOW_RATE_CALLS / (rpm / 60.0)
@@ -896,14 +793,9 @@ def main(argv=None):
                         help="measure only this part (again for more); the table is printed, "
                              "and written only to --out")
     parser.add_argument("--stand-in", metavar="BODY_FILE", help=argparse.SUPPRESS)
-    parser.add_argument("--rate-limited", metavar="CONTENT_FILE", help=argparse.SUPPRESS)
-    parser.add_argument("--rate", type=float, default=RATE, help=argparse.SUPPRESS)
-    parser.add_argument("--burst", type=int, default=RATE_BURST, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.stand_in:
         return serve_stand_in(args.stand_in)
-    if args.rate_limited:
-        return serve_rate_limited(args.rate_limited, args.rate, args.burst)
     if args.only and args.write_readme:
         parser.error("--write-readme takes the whole table: not with --only")
     if args.out is None and not args.only:

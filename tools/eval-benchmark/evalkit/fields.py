@@ -119,19 +119,18 @@ def _layout(spec):
     known = _LAYOUTS.get(id(spec))
     if known is None or known[0] is not spec:
         other = next((key for key in spec if key[:1] in ("*", "+")), None)
-        fields = [(key.rstrip("?"), key.endswith("?"), rule) for key, rule in spec.items()
-                  if key != other]
-        known = _LAYOUTS[id(spec)] = (spec, other, {name for name, _, _ in fields}, fields)
+        fields = [(key.rstrip("?"), key.endswith("?"), rule, _tests(rule))
+                  for key, rule in spec.items() if key != other]
+        known = _LAYOUTS[id(spec)] = (spec, other, {field[0] for field in fields}, fields)
     return known[1:]
 
 
-def _fits(value, rule):
-    """True when ``value`` keeps a rule of kinds (a string rule), checked
-    before any place is named: most values do."""
-    if isinstance(rule, str):
-        for kind in _kinds(rule):
-            if _KINDS[kind][1](value):
-                return True
+def _fits(value, tests):
+    """True when ``value`` passes one of the tests of a rule of kinds
+    (_tests), checked before any place is named: most values do."""
+    for test in tests:
+        if test(value):
+            return True
     return False
 
 
@@ -153,7 +152,7 @@ def _wrong_keys(record, spec, prefix, closed):
 
 def _wrong_named(record, fields, prefix):
     """The first of the fields a spec names that is missing or breaks its rule."""
-    for name, optional, rule in fields:
+    for name, optional, rule, tests in fields:
         if name not in record:
             if optional:
                 continue
@@ -162,7 +161,7 @@ def _wrong_named(record, fields, prefix):
             only_types = isinstance(rule, str) and all(_KINDS[k][0] == k for k in _kinds(rule))
             return f"{prefix}{name} is missing" if only_types \
                 else f"{prefix}{name} must be {_wanted(rule)}"
-        if not _fits(record[name], rule):
+        if not _fits(record[name], tests):
             problem = _wrong(record[name], rule, prefix + name)
             if problem is not None:
                 return problem
@@ -194,7 +193,7 @@ def _wrong(value, rule, place):
         if any(value == known and type(value) is type(known) for known in rule):
             return None
         return f"unknown {place} {value!r:.60} ({place} must be {_wanted(rule)})"
-    if _fits(value, rule):
+    if _fits(value, _tests(rule)):
         return None
     # A value of the right JSON type is wrong by its value, not its type.
     found = "" if any(_KINDS[_KINDS[kind][0]][1](value) for kind in _kinds(rule)) \
@@ -207,8 +206,9 @@ def _wrong_list(value, rule, place):
     if not isinstance(value, list) or (len(rule) > 1 and not value):
         found = "" if isinstance(value, list) else f", not {_name_of(value)}"
         return f"{place} must be {_wanted(rule)}{found}"
+    tests = _tests(rule[0])
     for index, item in enumerate(value):
-        if not _fits(item, rule[0]):
+        if not _fits(item, tests):
             problem = _wrong(item, rule[0], f"{place}[{index}]")
             if problem is not None:
                 return problem
@@ -219,6 +219,12 @@ def _wrong_list(value, rule, place):
 def _kinds(rule):
     """A rule's kinds, split once: specs are a handful of constants."""
     return tuple(rule.split("|"))
+
+
+def _tests(rule):
+    """The tests of a rule of kinds, one of which a value passes; none for
+    a rule of another form (an object, a list, values)."""
+    return tuple(_KINDS[kind][1] for kind in _kinds(rule)) if isinstance(rule, str) else ()
 
 
 def _wanted(rule, many=False):

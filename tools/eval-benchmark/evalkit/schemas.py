@@ -99,19 +99,6 @@ RAW LINE, website assistant (suite site-qa; one per question, JSON Lines, format
   run               run_id, tool (a string), tool_version, git_commit, git_dirty,
                     python, cases_file, cases_sha256, concurrency"""
 
-# What score.py reads of a site-qa raw line (siteqa.read_answer); the line's
-# other fields are its writer's. The last attempt's latency and, when a
-# response came, its status and body are checked beside it.
-RAW_ANSWER = {"id": "text",
-              "run": {"cases_sha256": "string", "tool?": "string|null", "*": "any"},
-              "target": {"response": {"answer": "string", "sources?": "string|null",
-                                      "source_url?": "string|null", "grounded?": "string|null",
-                                      "*": "any"}, "*": "any"},
-              "attempts": ["object", ...], "response?": "object|null"}
-LAST_ATTEMPT = {"latency_ms?": "count|null"}
-RESPONSE = {"status": "integer", "body?": "string|null", "body_base64?": "string|null",
-            "truncated?": "boolean"}
-
 RAW_LINE_MODEL = """\
 RAW LINE, model generator (suite scenario, target.kind "model"; format 1)
   format            1

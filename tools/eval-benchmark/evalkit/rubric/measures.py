@@ -117,7 +117,9 @@ def declined_when_not_on_site(text, grounded, question, rules):
 
 def first_decline_phrase(text, phrases, words):
     for phrase in phrases:
-        if contains(text, phrase, words):
+        # Most phrases are in no answer: the "in" test alone spares 4 % of
+        # the work of scoring (make bench's inputs, 2026-12-02).
+        if phrase in text and contains(text, phrase, words):
             return phrase
     return None
 
@@ -231,7 +233,11 @@ def review_flags(question, text, verdicts, details, rules, raw=None):
         flags.append("echo")
     if len(text) > LONG_ANSWER:
         flags.append("long")
-    if len(set(_NUMBER.findall(text))) > MANY_NUMBERS:
+    # More than MANY_NUMBERS numbers need more digits than that: counting the
+    # digits first spares most answers the scan for numbers, 2.4 % of the
+    # work of scoring (make bench's inputs, 2026-12-02).
+    if sum(map(text.count, "0123456789")) > MANY_NUMBERS and \
+            len(set(_NUMBER.findall(text))) > MANY_NUMBERS:
         flags.append("numbers")
     if answerable:
         flags += _answer_flags(question, text, details, rules, words,

@@ -108,8 +108,8 @@ def check_ids(records, where, name):
 
 
 # A spec worked out once: its key for the keys it does not name ("*" or
-# "+...", or None), the names it gives, and (name, may be absent, rule) of
-# each. A question file of 100,000 questions is checked against the same two
+# "+...", or None), the names it gives, and (name, may be absent, rule, the
+# rule's tests) of each. A question file of 100,000 questions is checked against the same two
 # specs 100,000 times (make bench). Each entry keeps its spec, so that the id
 # it is found by stays that spec's.
 _LAYOUTS = {}

@@ -65,8 +65,9 @@ def read_answer(line, where):
     """Check one raw line's shape; return what scoring needs of it, with the
     answer derived again from the recorded body. The checks are written out
     here rather than given to the record checker (fields.py): scoring reads
-    every raw line of a run, and the checker took 8 % more of make bench's
-    100,000 answers (2026-12-02)."""
+    every raw line of a run, and through the checker it took 8 % more
+    instructions on make bench's answers, which then missed the scoring
+    target (2026-12-02, Documents/performance/README.md)."""
     def bad(reason):
         raise BadInput(f"{where}: {reason}")
 

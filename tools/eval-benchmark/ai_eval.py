@@ -195,14 +195,21 @@ def check_line(where, line, run_block, suite):
                                 and calendar_date(line["started_at"][:10])):
         problem = f"started_at must be a UTC time as YYYY-MM-DDTHH:MM:SSZ, " \
                   f"not {line['started_at'][:40]!r}"
-    for number, made in enumerate(line["calls"] if problem is None else []):
+    problem = problem or calls_problem(line["calls"])
+    if problem is not None:
+        raise BadInput(f"{where}: {problem} (not a raw line ai_eval.py wrote)")
+
+
+def calls_problem(calls):
+    """The first field of a raw line's calls (and their usage) not of its
+    type, or None."""
+    for number, made in enumerate(calls):
         problem = wrong_field(made, CALL_FIELDS, f"calls[{number}].") or (
             None if made.get("usage") is None
             else wrong_field(made["usage"], USAGE_FIELDS, f"calls[{number}].usage."))
         if problem is not None:
-            break
-    if problem is not None:
-        raise BadInput(f"{where}: {problem} (not a raw line ai_eval.py wrote)")
+            return problem
+    return None
 
 
 def progress_text(record):

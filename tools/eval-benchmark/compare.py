@@ -103,18 +103,22 @@ def compare(result_a, result_b, alpha):
         for measure in MEASURES:
             pairs = [(a["after_review"][measure], b["after_review"][measure]) for a, b in members
                      if a["after_review"][measure] is not None]
-            if not pairs:
-                continue
-            both = sum(1 for x, y in pairs if x and y)
-            only_a = sum(1 for x, y in pairs if x and not y)
-            only_b = sum(1 for x, y in pairs if y and not x)
-            neither = len(pairs) - both - only_a - only_b
-            p = mcnemar_exact(only_a, only_b)
-            groups.append({"set": set_name, "lang": lang, "measure": measure, "both": both,
-                           "only_a": only_a, "only_b": only_b, "neither": neither,
-                           "n": len(pairs), "p": p,
-                           "verdict": "changed" if p < alpha else "within noise"})
+            if pairs:
+                groups.append({"set": set_name, "lang": lang, "measure": measure,
+                               **mcnemar_row(pairs, alpha)})
     return groups
+
+
+def mcnemar_row(pairs, alpha):
+    """The counts of ``pairs`` (A's verdict, B's) and McNemar's exact test
+    on the discordant ones: changed when p < alpha."""
+    both = sum(1 for x, y in pairs if x and y)
+    only_a = sum(1 for x, y in pairs if x and not y)
+    only_b = sum(1 for x, y in pairs if y and not x)
+    p = mcnemar_exact(only_a, only_b)
+    return {"both": both, "only_a": only_a, "only_b": only_b,
+            "neither": len(pairs) - both - only_a - only_b, "n": len(pairs), "p": p,
+            "verdict": "changed" if p < alpha else "within noise"}
 
 
 def paired_rows(result_a, result_b):

@@ -243,20 +243,31 @@ def score(cases, lines, rules, corpus):
 def summarize(details):
     explained = [d for d in details if d["explain_error"] is None]
     drafted_in = [d for d in details if d["staff_error"] is None]
-    generated = sum(len(d["claims"]) for d in explained)
-    shown = sum(1 for d in explained for c in d["claims"] if c["shown"])
-    drafted = sum(len(d["questions"]) for d in drafted_in)
-    resolving = sum(1 for d in drafted_in for q in d["questions"] if q["resolves"])
-    clean = sum(1 for d in explained if d["claims"] and all(c["shown"] for c in d["claims"]))
-
-    def rate(count, of):
-        return {"count": count, "of": of, "rate": round(count / of, 4) if of else None}
     return {"cases": len(details), "cases_errored": sum(1 for d in details if d["error"]),
             "explain_errored": len(details) - len(explained),
             "staff_questions_errored": len(details) - len(drafted_in),
-            "claims_generated": generated, "claims_shown": shown,
+            **_claim_counts(explained, len(details)), **_staff_counts(drafted_in)}
+
+
+def _rate(count, of):
+    return {"count": count, "of": of, "rate": round(count / of, 4) if of else None}
+
+
+def _claim_counts(explained, cases):
+    """The claims of the explanations that were written: generated, shown
+    (a verified citation) and withheld, and the cases with nothing withheld."""
+    generated = sum(len(d["claims"]) for d in explained)
+    shown = sum(1 for d in explained for c in d["claims"] if c["shown"])
+    clean = sum(1 for d in explained if d["claims"] and all(c["shown"] for c in d["claims"]))
+    return {"claims_generated": generated, "claims_shown": shown,
             "claims_withheld": generated - shown,
-            "verified_citations": rate(shown, generated),
-            "cases_nothing_withheld": rate(clean, len(details)),
-            "staff_questions_drafted": drafted,
-            "staff_questions_resolving": rate(resolving, drafted)}
+            "verified_citations": _rate(shown, generated),
+            "cases_nothing_withheld": _rate(clean, cases)}
+
+
+def _staff_counts(drafted_in):
+    """The staff questions drafted and those that resolve."""
+    drafted = sum(len(d["questions"]) for d in drafted_in)
+    resolving = sum(1 for d in drafted_in for q in d["questions"] if q["resolves"])
+    return {"staff_questions_drafted": drafted,
+            "staff_questions_resolving": _rate(resolving, drafted)}

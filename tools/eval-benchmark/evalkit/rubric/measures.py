@@ -300,25 +300,34 @@ def negated_facts(question, answer, words):
     negation = _NEGATION[lang]
     evidence = clauses(question["evidence"])
     found = []
+    stated = {}  # a fact group's index: the denials the evidence states beside it
     for clause in clauses(answer):
         said = [(m.start(), m.end(), _denial(clause, m, lang)) for m in negation.finditer(clause)]
         if not said:
             continue
-        for group in question["facts"]:
+        for n, group in enumerate(question["facts"]):
             places = [(start, start + len(needle)) for needle in map(normalize, group)
                       for start in occurrences(clause, needle, words)]
             if not places:
                 continue
-            stated = {_denial(line, m, lang) for line in evidence
-                      if any(contains(line, normalize(s), words) for s in group)
-                      for m in negation.finditer(line)}
+            if n not in stated:
+                stated[n] = _stated_denials(evidence, group, lang, words)
             for start, end, denial in said:
                 word = clause[start:end]
                 if any(start < right and left < end for left, right in places) or \
-                        denial in stated or word in found:
+                        denial in stated[n] or word in found:
                     continue
                 found.append(word)
     return found
+
+
+def _stated_denials(evidence, group, lang, words):
+    """The denials (_denial) in the evidence's clauses that hold a spelling
+    of ``group``: the page denying the same thing."""
+    negation = _NEGATION[lang]
+    return {_denial(line, m, lang) for line in evidence
+            if any(contains(line, normalize(s), words) for s in group)
+            for m in negation.finditer(line)}
 
 
 def _denial(clause, match, lang):

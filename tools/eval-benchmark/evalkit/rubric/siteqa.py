@@ -220,22 +220,30 @@ def score(question_files, raw_files, reviews_path=None, rules_date=None, history
             if question["id"] not in seen:
                 count(question, NOT_ASKED)
     ordered = [rows[q["id"]] for qset in sets for q in qset.questions if q["id"] in rows]
+    return results_document(sets, ordered, tally, facts, candidates, rules,
+                            raw_files, reviews_path, reviews, history_path)
+
+
+def results_document(sets, ordered, tally, facts, candidates, rules,
+                     raw_files, reviews_path, reviews, history_path):
+    """The results document of the rows ``ordered``, counted in ``tally``."""
     other_inputs = [(path, "raw") for path in raw_files] + \
         [(path, role) for path, role in ((reviews_path, "reviews"), (history_path, "history"))
          if path]
+    set_order = [qset.set for qset in sets]
     result = {
         "format": 1,
         "suite": "site-qa",
         "measures": list(MEASURES),
         "provenance": provenance(sets, facts, reviews_path, reviews, rules, other_inputs),
-        "groups": tally.groups([qset.set for qset in sets]),
+        "groups": tally.groups(set_order),
         "faulty": [{"id": row["id"], "reason": reviews[row["id"]]["faulty"]}
                    for row in ordered if row["faulty"]],
         "review_coverage": review_coverage(tally, ordered),
         "questions": ordered,
     }
     if rules.sampled_review:
-        result["sampled_review"] = mark_sample(ordered, candidates, [qset.set for qset in sets])
+        result["sampled_review"] = mark_sample(ordered, candidates, set_order)
     if history_path:
         result["history"] = load_history(history_path)
     return result
@@ -330,13 +338,12 @@ def provenance(sets, facts, reviews_path, reviews, rules, other_inputs):
     same files score the same wherever they are)."""
     commits = sorted({(str(run.get("git_commit") or ""), bool(run.get("git_dirty")))
                       for run in facts.runs.values()})
-    providers, models = sorted(facts.providers), sorted(facts.models)
     return {
         "run": {"status": "recorded_live_run" if facts.lines and facts.tools == {"run.py"}
                 else "not_run"},
         "target": "; ".join(sorted(facts.targets)) or "none",
-        "provider": providers[0] if len(providers) == 1 else (providers or None),
-        "model": models[0] if len(models) == 1 else (models or None),
+        "provider": _one_or_all(facts.providers),
+        "model": _one_or_all(facts.models),
         "prompt_versions": [],
         "platform_versions": sorted(facts.platforms),
         "run_dates": sorted(facts.dates),
@@ -350,11 +357,23 @@ def provenance(sets, facts, reviews_path, reviews, rules, other_inputs):
                                    for r in reviews.values())},
         "decline_list_date": rules.rules_date,
         "scorer": {"tool": SCORER, "version": rules.version},
-        "inputs": [{"file": os.path.basename(qset.path), "role": "questions",
-                    "sha256": qset.sha256} for qset in sets] +
-                  [{"file": os.path.basename(path), "role": role, "sha256": sha256_file(path)}
-                   for path, role in other_inputs],
+        "inputs": _inputs(sets, other_inputs),
     }
+
+
+def _one_or_all(names):
+    """A name the raw lines all give, the sorted list of several, or None."""
+    names = sorted(names)
+    return names[0] if len(names) == 1 else (names or None)
+
+
+def _inputs(sets, other_inputs):
+    """Every input file by name, role and sha256: the question files, then
+    the raw files, reviews and history."""
+    return [{"file": os.path.basename(qset.path), "role": "questions", "sha256": qset.sha256}
+            for qset in sets] + \
+        [{"file": os.path.basename(path), "role": role, "sha256": sha256_file(path)}
+         for path, role in other_inputs]
 
 
 def load_history(path):

@@ -222,24 +222,32 @@ def _check_table(doc, path, what):
 def _check_source_lists(doc, path):
     """Refuse a source-authority table whose buckets, patterns or examples
     are not of the shape SourceTable reads."""
-    buckets, patterns = doc.get("buckets"), doc.get("patterns")
-    if not isinstance(buckets, dict) or not all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1
-            for v in buckets.values()):
+    if not _credits(doc.get("buckets")):
         raise BadInput(f"{path}: buckets must be an object of bucket: credit (a number "
                        "from 0 to 1)")
-    if not isinstance(patterns, list) or not all(
-            isinstance(p, dict) and isinstance(p.get("pattern"), str) and
-            isinstance(p.get("bucket"), str) and isinstance(p.get("why", ""), str)
-            for p in patterns):
+    if not _all_items(doc.get("patterns"), {"pattern": str, "bucket": str, "why?": str}):
         raise BadInput(f"{path}: patterns must be a list of {{pattern, bucket, why}} "
                        "(strings)")
-    examples = doc.get("examples", [])
-    if not isinstance(examples, list) or not all(
-            isinstance(e, dict) and isinstance(e.get("citation"), (str, type(None))) and
-            isinstance(e.get("bucket"), str) for e in examples):
+    if not _all_items(doc.get("examples", []), {"citation": (str, type(None)), "bucket": str}):
         raise BadInput(f"{path}: examples must be a list of {{citation (a string or null), "
                        "bucket}}")
+
+
+def _credits(buckets):
+    """True for an object of bucket: credit, a number from 0 to 1."""
+    return isinstance(buckets, dict) and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1
+        for v in buckets.values())
+
+
+def _all_items(items, types):
+    """True for a list of objects whose fields are of ``types`` (a key
+    ending in ``?`` may be absent)."""
+    return isinstance(items, list) and all(
+        isinstance(item, dict) and all(
+            isinstance(item.get(key.rstrip("?"), "" if key.endswith("?") else None), kind)
+            for key, kind in types.items())
+        for item in items)
 
 
 def _strings(value):
@@ -250,6 +258,26 @@ JARGON_KEYS = ("acronyms", "code_citation_patterns", "glosses", "requirement_pat
                "pointer_patterns")
 
 
+def _check_jargon(doc, path):
+    """Refuse a jargon table whose keys are not of the shape JargonTable reads."""
+    missing = [k for k in JARGON_KEYS if not isinstance(doc, dict) or k not in doc]
+    if missing:
+        raise BadInput(f"{path}: not a jargon table: no {', '.join(missing)} "
+                       "(the keys are described in evals/permits/README.md)")
+    _check_table(doc, path, "a jargon table")
+    if not isinstance(doc.get("rule", ""), str):
+        raise BadInput(f"{path}: rule must be a string")
+    acronyms = doc["acronyms"]
+    if not isinstance(acronyms, list) or not all(
+            isinstance(a, dict) and isinstance(a.get("token"), str) and a["token"] and
+            _strings(a.get("expansions")) for a in acronyms):
+        raise BadInput(f"{path}: acronyms must be a list of {{token, expansions}} (a "
+                       "non-empty string, a list of strings)")
+    for key in JARGON_KEYS[1:]:
+        if not _strings(doc[key]):
+            raise BadInput(f"{path}: {key} must be a list of strings")
+
+
 class JargonTable:
     """Acronyms with expansions, code-citation patterns, and what explains a
     citation: glosses, requirement patterns, pointer patterns (jargon.json,
@@ -258,22 +286,7 @@ class JargonTable:
     def __init__(self, path):
         doc, self.sha256 = read_json_sha(path)
         self.path = path
-        missing = [k for k in JARGON_KEYS if not isinstance(doc, dict) or k not in doc]
-        if missing:
-            raise BadInput(f"{path}: not a jargon table: no {', '.join(missing)} "
-                           "(the keys are described in evals/permits/README.md)")
-        _check_table(doc, path, "a jargon table")
-        if not isinstance(doc.get("rule", ""), str):
-            raise BadInput(f"{path}: rule must be a string")
-        acronyms = doc["acronyms"]
-        if not isinstance(acronyms, list) or not all(
-                isinstance(a, dict) and isinstance(a.get("token"), str) and a["token"] and
-                _strings(a.get("expansions")) for a in acronyms):
-            raise BadInput(f"{path}: acronyms must be a list of {{token, expansions}} (a "
-                           "non-empty string, a list of strings)")
-        for key in JARGON_KEYS[1:]:
-            if not _strings(doc[key]):
-                raise BadInput(f"{path}: {key} must be a list of strings")
+        _check_jargon(doc, path)
         try:
             self.acronyms = [(a["token"], re.compile(r"(?<![A-Za-z0-9])" + re.escape(a["token"])
                                                      + r"s?(?![A-Za-z0-9])"),

@@ -463,19 +463,12 @@ def describe_runs(answers, atoms, cells, example):
     dates the answers were got (run_dates), the commits, and the prompts of
     both sides, the generator's (request.prompt of a model's raw line) and the
     evaluator's (the atoms line's evaluator.prompt)."""
-    recorded = (not example and bool(answers) and
-                all(a["run"].get("tool") == "run.py" for a in answers.values()) and
-                all(e["run"].get("tool") == "atomize.py" for e in atoms.values()))
-    endpoints = [a["target"].get("url") for a in answers.values()] + \
-                [e["run"].get("url") for e in atoms.values()]
-    local = any(is_local_host(host_of(url)) for url in endpoints if isinstance(url, str))
     prompts = {("generator", a["prompt"]["name"], a["prompt"]["sha256"])
                for a in answers.values() if a["prompt"]}
     prompts |= {("evaluator", c["evaluator_prompt"]["name"], c["evaluator_prompt"]["sha256"])
                 for c in cells}
     return {
-        "run": {"status": ("recorded_local_run" if local else "recorded_live_run")
-                if recorded else "not_run"},
+        "run": {"status": run_status(answers, atoms, example)},
         "served_models": served_models(answers, atoms),
         "example": bool(example),
         "run_dates": sorted({a["date"] for a in answers.values() if a["date"]}),
@@ -484,6 +477,21 @@ def describe_runs(answers, atoms, cells, example):
         "run_git_commits": sorted({str(a["run"].get("git_commit")) for a in answers.values()}
                                   | {str(e["run"].get("git_commit")) for e in atoms.values()}),
     }
+
+
+def run_status(answers, atoms, example):
+    """recorded_live_run or recorded_local_run when run.py asked and
+    atomize.py judged every answer (local when any endpoint is this machine
+    or a private network), else not_run."""
+    recorded = (not example and bool(answers) and
+                all(a["run"].get("tool") == "run.py" for a in answers.values()) and
+                all(e["run"].get("tool") == "atomize.py" for e in atoms.values()))
+    if not recorded:
+        return "not_run"
+    endpoints = [a["target"].get("url") for a in answers.values()] + \
+                [e["run"].get("url") for e in atoms.values()]
+    local = any(is_local_host(host_of(url)) for url in endpoints if isinstance(url, str))
+    return "recorded_local_run" if local else "recorded_live_run"
 
 
 def served_models(answers, atoms):

@@ -4,7 +4,7 @@
 #   make retry QUARTER=2026-Q4        ask again, once, the questions whose request failed
 #   make score QUARTER=2026-Q4        score with build/QUARTER/reviews-QUARTER.json if present
 #   make publish QUARTER=2026-Q4      assemble Documents/c4-benchmark/QUARTER with its MANIFEST
-#   make reproduce QUARTER=2026-Q4    re-score a published quarter and compare byte for byte
+#   make reproduce QUARTER=2026-Q4    re-score a published quarter: numbers byte for byte, pages by what they show
 #   make quarters                     the published quarters: dates, rules, pages
 #   make compare A=... B=...          two runs: changed or within noise, and which questions flipped
 #   make lint-questions               the question files' defects that make verdicts wrong
@@ -115,7 +115,7 @@ $(WORK)/results.md: $(WORK)/run.done $(REVIEWS) $(QUESTIONS)
 publish: $(WORK)/run.done ## publish QUARTER into Documents/c4-benchmark/QUARTER (PUBLISH_FLAGS=--force)
 	$(PY) $(TOOLS)/publish.py $(QUARTER) --from $(WORK) $(PUBLISH_FLAGS)
 
-reproduce: ## re-score the published QUARTER and compare every output byte for byte
+reproduce: ## re-score the published QUARTER: the numbers byte for byte, the pages by what they show
 	$(PY) $(TOOLS)/reproduce.py $(BENCH)/$(QUARTER)
 
 quarters: ## list the published quarters: when asked, the rules they were scored with, their pages

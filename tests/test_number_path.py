@@ -29,6 +29,7 @@ PATH = [("siteqa", "score"), ("siteqa", "read_answer"), ("responses", "derive"),
 HELPERS = {
     ("siteqa", "load_questions"): "reads the question files, whose facts the rules look for",
     ("siteqa", "_question_of"): "finds the question a raw line answers",
+    ("siteqa", "_given_once"): "refuses a raw file given twice",
     ("siteqa", "_platform_version"): "provenance only: the assistant's version header",
     ("siteqa", "results_document"): "puts the rows, the counts and the provenance together",
     ("siteqa", "_one_or_all"): "provenance only: the provider and model named",

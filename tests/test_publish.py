@@ -109,7 +109,7 @@ class Reproduce(unittest.TestCase):
         os.unlink(os.path.join(self.folder, "MANIFEST.json"))
         code, _, err = call_main(reproduce, [self.folder])
         self.assertEqual(code, 2)
-        self.assertIn("MANIFEST.json: no such file", err)
+        self.assertIn(f"{self.folder}: no MANIFEST.json, so not a published folder", err)
 
 
 class MakeWithoutARun(unittest.TestCase):
@@ -416,6 +416,9 @@ class Publish(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn(f"write them into {self.work}/reviews-2026-Q4.json", err)
         self.assertIn("(make: PUBLISH_FLAGS=--allow-unreviewed)", err)
+        # --from is not build/QUARTER here: make score writes there, not to --from.
+        self.assertIn("score.py --review-sheet writes one; make score QUARTER=2026-Q4 writes "
+                      "build/2026-Q4/review-sheet.md", err)
         self.assertEqual(self.publish("--allow-unreviewed")[0], 0)
         code, _, err = self.publish("--allow-unreviewed")
         self.assertIn("pass --force (make: PUBLISH_FLAGS=--force)", err)

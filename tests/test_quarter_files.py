@@ -167,6 +167,21 @@ class ReproduceRefuses(QuarterFiles):
                            f"{path}: is a symbolic link")
 
 
+class ReproduceNamesWhatToGive(QuarterFiles):
+    """A reader who gives the folder above the published ones, or a result
+    file that is not there, is told what to give, not about a subfolder."""
+
+    def test_the_folder_above_published_quarters(self):
+        os.makedirs(os.path.join(self.tmp, "empty-notes"))  # a folder of no quarter
+        self.refused(reproduce, [self.tmp], f"{self.tmp}: no MANIFEST.json, so not a "
+                                            "published folder; the published folders in it: "
+                                            "quarter")
+
+    def test_a_result_file_that_is_not_there(self):
+        missing = os.path.join(self.tmp, "nope.json")
+        self.refused(reproduce, [missing], f"{missing}: no such result file")
+
+
 class TheDiffShowsOnlyTheFileChecked(QuarterFiles):
     """Past the folder check, a link or a FIFO put in a file's place before
     it is read is still not read: the diff shows the regular file checked or
@@ -188,6 +203,19 @@ class TheDiffShowsOnlyTheFileChecked(QuarterFiles):
         self.assertEqual(code, 1, err)
         self.assertNotIn("\x1b", out + err)
         self.assertIn("-\\x1b]0;owned\\x07\\x1b[2J a line", out)  # the published line
+
+    def test_line_endings_alone_are_named(self):
+        path = os.path.join(self.folder, "results.md")
+        with open(path, "rb") as fh:
+            published = fh.read()
+        with open(path, "wb") as fh:  # as a checkout with core.autocrlf leaves it
+            fh.write(published.replace(b"\n", b"\r\n"))
+        with open(os.path.join(self.folder, "MANIFEST.json"), encoding="utf-8") as fh:
+            entry = json.load(fh)["files"]["results.md"]
+        lines, same = reproduce.compare_output(self.folder, "results.md", entry, published)
+        self.assertFalse(same)
+        self.assertEqual(lines[0], "differs    results.md")
+        self.assertIn("the line endings or the last newline differ", lines[1])
 
     @unittest.skipUnless(hasattr(os, "mkfifo"), "no FIFOs here")
     def test_a_fifo_in_place_of_an_input(self):

@@ -145,6 +145,27 @@ class LinesAndQuestions(ScoreTestCase):
                 if name == "second answer":
                     self.assertIn("raw.jsonl:4)", err)
 
+    def test_a_raw_file_given_twice_is_named_as_such(self):
+        # Not "a second answer ... (first at raw.jsonl:1)", the file against itself.
+        for second in (RAW, os.path.join(os.path.dirname(RAW), ".", os.path.basename(RAW))):
+            with self.subTest(second=second):
+                code, _out, err = call_main(score, [QUESTIONS, RAW, second])
+                self.assertEqual(code, 2)
+                self.assertEqual(err, f"score.py: {second}: the same raw file as {RAW}, "
+                                      "given twice\n")
+
+    def test_two_question_files_of_one_set(self):
+        # Each group of the table counts a set's questions once: a set split
+        # over two files would count its rows twice and add a total row.
+        doc = json.loads(read(QUESTIONS))
+        half = len(doc["questions"]) // 2
+        first = self.write("q1.json", json.dumps(dict(doc, questions=doc["questions"][:half])))
+        second = self.write("q2.json", json.dumps(dict(doc, questions=doc["questions"][half:])))
+        code, _out, err = call_main(score, [first, second, RAW])
+        self.assertEqual(code, 2)
+        self.assertIn(f"{second}: a second question file of set {doc['set']!r} (the first: "
+                      f"{first}); a set's questions are one file", err)
+
     def test_a_line_that_names_another_language_or_kind_is_judged_by_its_question(self):
         # The raw lines' lang and kind are the question's, copied when asked;
         # were they changed, the question still decides.

@@ -174,8 +174,9 @@ def build(staging, quarter, allow_unreviewed, work):
     sample = result["sampled_review"]["coverage"] if "sampled_review" in result else None
     if (cov["missing"] or sample and sample["missing"]) and not allow_unreviewed:
         raise BadInput(unreviewed(cov, sample) + f"; write them into {work}/reviews-{quarter}.json "
-                       f"from the review sheet (make score QUARTER={quarter} writes "
-                       f"{work}/review-sheet.md), or publish without them: --allow-unreviewed "
+                       f"from the review sheet (score.py --review-sheet writes one; make "
+                       f"score QUARTER={quarter} writes build/{quarter}/review-sheet.md), or "
+                       "publish without them: --allow-unreviewed "
                        "(make: PUBLISH_FLAGS=--allow-unreviewed)")
     rules_date = result["provenance"]["decline_list_date"]
     scoring["decline_as_of"] = rules_date

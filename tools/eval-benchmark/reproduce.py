@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Re-score a published quarter folder and compare every output byte for byte.
+"""Re-score a published folder or result file and check what it publishes:
+the numbers byte for byte, the pages by what they show.
 
     python tools/eval-benchmark/reproduce.py FOLDER
     python tools/eval-benchmark/reproduce.py evals/ai/results/RESULT.json
@@ -15,23 +16,24 @@ MANIFEST.json says ``"suite": "scenario"`` (evalkit/pages/scenario_run.py: its
 inputs checked, scored again, every output compared byte for byte, the
 detail pages too).
 
-Checks the folder first: it holds regular files only (a symbolic link, a
-FIFO, a device or a subfolder in it, or a folder that is itself a link, is
-refused before anything is read: evalkit/rubric/quarter.py). Then checks every file
+Checks the folder first: it holds regular files only (a symbolic link, a FIFO,
+a device or a subfolder in it, or a folder that is itself a link, is refused
+before anything is read: evalkit/rubric/quarter.py). Then checks every file
 against MANIFEST.json (sha256 and size), re-scores the inputs the manifest
 names (its ``scoring`` block: question files, raw files, reviews, history,
 DECLINE list date), writes the outputs into a temporary folder, and compares
-results.md, results.json and the review sheet byte for byte with the published
-ones (an output of these the scorer writes that the manifest lacks differs
-too). The results pages are a presentation of results.json, checked by what
-they show (evalkit/pages/shown.py): each published page must be the one the
-manifest lists and show results.json's figures, row by row, and every
-question; today's renderer may lay a page out otherwise, so a page is never
-compared byte for byte. One line per file: ``verified`` (an input),
-``identical``, ``shows`` (a page) or ``differs`` (a file missing differs
-too); where an output differs, the first lines of a unified diff, or what a
-page shows that results.json does not say (the published side read from the
-regular file checked, never through a link).
+results.md and results.json byte for byte with the published ones (an output
+of these the scorer writes that the manifest lacks differs too; the review
+sheet is a worksheet, never published, so never compared). The results pages
+and results.csv are a presentation of results.json, checked by what they show
+(evalkit/pages/shown.py): each published page must be the one the manifest
+lists and show results.json's figures, row by row, and every question; today's
+renderer may lay a page out otherwise, so a page is never compared byte for
+byte. One line per file: ``verified`` (an input), ``identical``, ``shows`` (a
+page) or ``differs`` (a file missing differs too); where an output differs,
+the first lines of a unified diff, or what a page shows that results.json does
+not say (the published side read from the regular file checked, never through
+a link).
 No network, no keys; nothing is written outside the temporary folder.
 
 Under the rules of 2026-12-02 on, the sampled review of passes
@@ -73,8 +75,9 @@ DIFF_LINES = 20
 
 def parse_args(argv):
     parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", help="a published quarter folder, e.g. "
-                                       "Documents/c4-benchmark/demo")
+    parser.add_argument("folder", help="a published quarter or scenario folder, e.g. "
+                                       "Documents/c4-benchmark/demo, or a result file of "
+                                       "evals/ai/results/")
     return parser.parse_args(argv)
 
 
@@ -134,6 +137,11 @@ def compare_output(folder, name, entry, new):
                                 f"published/{name}", f"re-scored/{name}", lineterm="")
     # A published file may hold terminal escapes: shown escaped, like stderr.
     shown = [f"    {cli.printable(line)}" for line in list(diff)[:DIFF_LINES]]
+    if not shown:
+        # Every line the same: the bytes differ where splitlines cannot show.
+        shown = ["    (every line is the same: the line endings or the last newline differ; "
+                 "a checkout that converts line endings, such as git's core.autocrlf, does "
+                 "this)"]
     return [f"differs    {name}"] + shown, False
 
 
@@ -176,8 +184,11 @@ def rescored_outputs(result):
 
 def reproduce_command(args):
     folder = args.folder
-    if folder.endswith(".json") and os.path.isfile(folder):
+    if folder.endswith(".json") and not os.path.isdir(folder):
+        if not os.path.lexists(folder):
+            raise BadInput(f"{folder}: no such result file")
         return reproduce_result_file(folder)
+    not_published(folder)
     if scenario_run.is_scenario_manifest(folder):
         return reproduce_scenario_run(folder)
     manifest = load_manifest(folder)
@@ -272,6 +283,19 @@ def reproduce_scenario_run(folder):
     cli.say(PROG, f"{folder}: " + ("every file verified and identical" if ok else
                                    "NOT reproduced: see the lines marked differs"))
     return 0 if ok else 1
+
+
+def not_published(folder):
+    """Refuse, in one line, a folder without MANIFEST.json: a reader who
+    gave the folder above the published ones is told their names."""
+    if not os.path.isdir(folder) or os.path.islink(folder.rstrip(os.sep) or folder) or \
+            os.path.lexists(os.path.join(folder, "MANIFEST.json")):
+        return  # quarter.check_folder names what is wrong with it
+    inside = [name for name in sorted(os.listdir(folder))
+              if not os.path.islink(os.path.join(folder, name))
+              and os.path.isfile(os.path.join(folder, name, "MANIFEST.json"))]
+    hint = f"; the published folders in it: {', '.join(inside)}" if inside else ""
+    raise BadInput(f"{folder}: no MANIFEST.json, so not a published folder{hint}")
 
 
 def reproduce_result_file(path):

@@ -53,6 +53,10 @@ def load_questions(paths):
         for other in sets:
             if other.sha256 == qset.sha256:
                 raise BadInput(f"{path}: the same question file as {other.path}")
+            if other.set == qset.set:
+                # The table counts a set's questions as one group, once.
+                raise BadInput(f"{path}: a second question file of set {qset.set!r} (the "
+                               f"first: {other.path}); a set's questions are one file")
         for q in qset.questions:
             if q["id"] in owner:
                 raise BadInput(f"{path}: {q['id']}: also in {owner[q['id']].path}")
@@ -208,7 +212,8 @@ def score(question_files, raw_files, reviews_path=None, rules_date=None, history
         if rules.sampled_review and not row["review_required"]:
             candidates.append(candidate(row, answer, review, where))
 
-    for path in raw_files:
+    for index, path in enumerate(raw_files):
+        _given_once(path, raw_files[:index])
         for number, line in iter_jsonl(path):
             where = f"{path}:{number}"
             answer = read_answer(line, where)
@@ -276,6 +281,14 @@ def listed_in_table(row):
     answer a person must read that has no review, a question not asked."""
     return row["faulty"] or bool(row["review_changes"]) or row["problem"] == "not asked" or \
         (row["review_required"] and not row["reviewed"])
+
+
+def _given_once(path, earlier):
+    """Refuse a raw file given twice (its second reading would answer every
+    question again, naming the file against itself)."""
+    for other in earlier:
+        if os.path.exists(path) and os.path.exists(other) and os.path.samefile(path, other):
+            raise BadInput(f"{path}: the same raw file as {other}, given twice")
 
 
 def _question_of(answer, by_sha, seen, where):

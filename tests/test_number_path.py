@@ -55,6 +55,7 @@ HELPERS = {
     ("measures", "first_decline_phrase"): "the DECLINE list's phrases, in its order",
     ("measures", "review_flags"): "sends a passing answer to a person; never a verdict",
     ("measures", "_echoes"): "review_flags' echo flag",
+    ("measures", "_many_numbers"): "review_flags' numbers flag",
     ("measures", "_answer_flags"): "review_flags' flags that read an answerable question's words",
     ("measures", "_words"): "whether words have boundaries under the rules in force",
     ("textmatch", "normalize"): "NFKC, casefold, invisible marks, whitespace: both sides",

@@ -217,7 +217,7 @@ class Publish(unittest.TestCase):
         self.assertEqual(manifest["sampled_review"]["missing"], [])
         self.assertGreater(manifest["sampled_review"]["reviewed"], 0)
         self.assertFalse(manifest["unreviewed_allowed"])
-        self.assertEqual(manifest["decline_list_date"], "2026-12-03")
+        self.assertEqual(manifest["decline_list_date"], "2026-12-04")
         self.assertEqual(manifest["runs"]["platform_versions"], ["demo-assistant 0.1.0"])
         code, out, _ = call_main(reproduce, [folder])
         self.assertEqual(code, 0, out)

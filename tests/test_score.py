@@ -94,7 +94,7 @@ class Golden(ScoreTestCase):
         self.assertEqual((ru["delivered"]["passed"], ru["delivered"]["applicable"]), (3, 4))
         self.assertEqual((ru["right_page_cited"]["passed"], ru["right_page_cited"]["applicable"]), (1, 2))
         self.assertEqual(result["provenance"]["run"]["status"], "not_run")
-        self.assertEqual(result["provenance"]["decline_list_date"], "2026-12-03")
+        self.assertEqual(result["provenance"]["decline_list_date"], "2026-12-04")
 
     def test_order_of_raw_lines_does_not_matter(self):
         # Every output the same, but for the raw file's own sha256 (and the
@@ -539,7 +539,7 @@ class Signature(unittest.TestCase):
             reversed_text = self.results_md(raws[::-1])
             expected = self.sha256sum_recipe([QUESTIONS], raws)
         last = text.rstrip("\n").split("\n")[-1]
-        self.assertEqual(last, f"Signature: site-qa, rules of 2026-12-03, score.py 0.6.0, "
+        self.assertEqual(last, f"Signature: site-qa, rules of 2026-12-04, score.py 0.7.0, "
                                f"questions and raw answers sha256 {expected}")
         self.assertEqual(text, reversed_text)
 

@@ -48,7 +48,9 @@ REPO = os.path.dirname(os.path.dirname(SCRIPTS_DIR))
 #          rules date, version, one sha256 of the question and raw files).
 #          The scenario suite keeps its own output version
 #          (scenario_score.OUTPUT_VERSION), so a site-qa rule never moves it.
-VERSION = "0.6.0"
+#   0.7.0  the rules of 2026-12-04: the decline flag reads every language's
+#          DECLINE phrases, the numbers flag every script's digits.
+VERSION = "0.7.0"
 
 # ASCII digits only, the whole text: \d would take other scripts' digits.
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")

@@ -188,7 +188,8 @@ RESULTS (results.json, indent 2, sorted keys)
                     after_review {measure: ...}, reviews, faulty,
                     review_required, reviewed, details (what the rules found),
                     flags (rules of 2026-12-01 on: why a passing answer is read
-                    by a person: echo, long, numbers, decline), sampled (rules of
+                    by a person: echo, long, numbers, decline; from 2026-12-02
+                    also negation, value, qualifier), sampled (rules of
                     2026-12-02 on: drawn for the sampled review; a sampled row is
                     reviewed once every measure that applies has an entry)
   faulty            [{id, reason}]

@@ -184,8 +184,8 @@ _NUMBER = re.compile(r"\d+")
 
 FLAGS = {
     "echo": "a fact found only where the answer repeats the question",
-    "long": f"longer than {LONG_ANSWER} characters",
-    "numbers": f"more than {MANY_NUMBERS} distinct numbers",
+    "long": f"longer than {LONG_ANSWER} characters, folded as for matching",
+    "numbers": f"more than {MANY_NUMBERS} distinct numbers (runs of digits)",
     "decline": "a decline phrase in an answer that states the facts",
     "negation": "a fact stated in a clause with a negation word",
     "value": "a number that neither the evidence nor the question gives",
@@ -233,16 +233,22 @@ def review_flags(question, text, verdicts, details, rules, raw=None):
         flags.append("echo")
     if len(text) > LONG_ANSWER:
         flags.append("long")
-    # More than MANY_NUMBERS numbers need more digits than that: counting the
-    # digits first spares most answers the scan for numbers, 2.4 % of the
-    # work of scoring (make bench's inputs, 2026-12-02).
-    if sum(map(text.count, "0123456789")) > MANY_NUMBERS and \
-            len(set(_NUMBER.findall(text))) > MANY_NUMBERS:
+    if _many_numbers(text, rules):
         flags.append("numbers")
     if answerable:
         flags += _answer_flags(question, text, details, rules, words,
                                raw if raw is not None else text)
     return flags
+
+
+def _many_numbers(text, rules):
+    """The numbers flag: more than MANY_NUMBERS distinct runs of digits."""
+    if not rules.every_digit and sum(map(text.count, "0123456789")) <= MANY_NUMBERS:
+        # Before 2026-12-04 the ASCII digits were counted first, to spare the
+        # scan: that missed numbers written in other scripts' digits, which
+        # \d counts. Kept for the quarters scored under those rules.
+        return False
+    return len(set(_NUMBER.findall(text))) > MANY_NUMBERS
 
 
 def _echoes(question, text, details, rules, words):
@@ -257,9 +263,12 @@ def _answer_flags(question, text, details, rules, words, raw):
     """The flags of an answer to an answerable question that read its words:
     decline, and under the rules of 2026-12-02 negation, value and qualifier."""
     flags = []
-    # The answer's own language: a passing answer is in it, and the flag does
-    # not need the measure's every-language reach (a third of the cost).
-    if first_decline_phrase(text, rules.phrases_in[question["lang"]], words):
+    # Before 2026-12-04 only the phrases of the question's language were
+    # read, on the belief that a passing answer is in it; but half its letters
+    # pass, and an English "no information" in a Hebrew answer was missed.
+    phrases = rules.phrases if rules.every_language_decline else \
+        rules.phrases_in[question["lang"]]
+    if first_decline_phrase(text, phrases, words):
         flags.append("decline")
     if rules.negation_flag and _NEGATION[question["lang"]].search(text):
         denied = negated_facts(question, raw, words)

@@ -88,6 +88,15 @@ CHANGES = (
                                 "`sha256sum` prints for the question files, then the raw "
                                 "files, each in name order, without folders), so that a "
                                 "quoted figure carries it."),
+    ("2026-12-04", "every_language_decline", "The decline flag reads the DECLINE phrases of "
+                                             "every language, as the Declined measure does; "
+                                             "it read only those of the question's language, "
+                                             "and a passing answer needs only half its "
+                                             "letters in that language."),
+    ("2026-12-04", "every_digit", "The numbers flag counts every run of digits, in any "
+                                  "script, as the value flag does; it counted them only when "
+                                  "the answer held more than 10 ASCII digits (a speed check "
+                                  "that missed other scripts' digits)."),
 )
 
 # The scorer version whose output the rules of a date give (evalkit.VERSION is
@@ -95,9 +104,10 @@ CHANGES = (
 # those of 0.2.0; those under the rules of 2026-12-01, pages included, of 0.4.0
 # (0.3.0 wrote them with the one English page of 0.2.0); those of 2026-12-02
 # on, with the sampled review, of 0.5.0; those of 2026-12-03 on, signed, of
-# 0.6.0.
+# 0.6.0; those of 2026-12-04 on, with the flags reading every language and
+# digit, of 0.7.0.
 VERSIONS = (("2026-10-28", "0.2.0"), ("2026-12-01", "0.4.0"), ("2026-12-02", "0.5.0"),
-            ("2026-12-03", "0.6.0"))
+            ("2026-12-03", "0.6.0"), ("2026-12-04", "0.7.0"))
 
 # The DECLINE list: phrases that mark an answer as a decline, added by date and
 # language. A phrase states that the answer is not known or not on the site;
@@ -170,7 +180,8 @@ class Rules:
     language), one flag per dated change
     (``word_bounds``, ``visible_blank``, ``same_page``, ``bare_domains``,
     ``review_flags``, ``number_bounds``, ``word_forms``, ``negation_flag``,
-    ``value_flags``, ``sampled_review``, ``signature``). The "pages" change turns nothing on
+    ``value_flags``, ``sampled_review``, ``signature``, ``every_language_decline``,
+    ``every_digit``). The "pages" change turns nothing on
     any more: a page presents results.json, and every quarter gets today's
     pages (reproduce.py checks them by what they show)."""
 
@@ -194,6 +205,8 @@ class Rules:
         self.value_flags = "value_flags" in in_force
         self.sampled_review = "sampled_review" in in_force
         self.signature = "signature" in in_force
+        self.every_language_decline = "every_language_decline" in in_force
+        self.every_digit = "every_digit" in in_force
 
 
 def rules_as_of(rules_date=None):

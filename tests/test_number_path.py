@@ -18,6 +18,9 @@ from evalkit.rubric.report import render_markdown
 
 PACKAGE = os.path.join(TOOLS, "evalkit") + os.sep
 QUARTER = os.path.join(ROOT, "Documents", "c4-benchmark", "demo-2026-12")
+# The README's headline table: the rules of 2026-12-02 add flags, word forms
+# and the sampled review of passes to the path.
+NEWEST = os.path.join(ROOT, "Documents", "c4-benchmark", "demo-2026-12b")
 
 # The README's path, in its order: (module, function or Class.method).
 PATH = [("siteqa", "score"), ("siteqa", "read_answer"), ("responses", "derive"),
@@ -77,6 +80,26 @@ HELPERS = {
     ("report", "inert"): "provenance only: a server's text (the platform version) as inert Markdown",
 }
 
+# What the rules of 2026-12-02 add (demo-2026-12b), and what each does to a number.
+HELPERS_SINCE_2026_12_02 = {
+    ("measures", "negated_facts"): "the negation flag: sends a passing answer to a person",
+    ("measures", "_stated_denials"): "the negation flag: denials the evidence states too",
+    ("measures", "_denial"): "the negation flag: one denial's words",
+    ("measures", "_negation_base"): "the negation flag: a word without its proclitics",
+    ("measures", "other_values"): "the value flag: sends a passing answer to a person",
+    ("measures", "_values"): "the value flag: the numbers of a text",
+    ("measures", "unbound_qualifiers"): "the qualifier flag: sends a passing answer to a person",
+    ("textmatch", "_hebrew_proclitics"): "contains's Hebrew word forms (2026-12-02)",
+    ("textmatch", "_russian_ending"): "contains's Russian word endings (2026-12-02)",
+    ("textmatch", "clauses"): "the negation flag's clauses",
+    ("textmatch", "occurrences"): "the negation flag: where a spelling stands",
+    ("siteqa", "mark_sample"): "marks the sampled rows; no verdict changes",
+    ("report", "sample_markdown"): "results.md's sampled review section",
+    ("report", "sample_rows"): "results.md's sampled review rows",
+    ("report", "sample_texts"): "the sampled review's rate and interval as text",
+    ("report", "percent"): "a rate as a percentage",
+}
+
 # Modules off the path that scoring calls, whole.
 MODULES = {
     "__init__": "the package's small checks: a whole number (format 1), a calendar date",
@@ -87,6 +110,8 @@ MODULES = {
     "rulebook": "the rules in force on the quarter's date (the DECLINE list, the text rules)",
     "urls": "URL normalisation for right_page_cited",
     "quarter": "provenance only: the sha256 of the input files",
+    "sampling": "the sampled review of passes (2026-12-02): drawn from the ids, counted",
+    "stats": "the sampled review's Wilson interval",
 }
 
 
@@ -97,10 +122,10 @@ def readme_paragraph():
     return text[start:text.index("\n\n", start)]
 
 
-def called_while_scoring():
+def called_while_scoring(quarter):
     """``{(module, function): {its callers}}`` of every function of evalkit
-    that scoring the demo-2026-12 quarter and writing its table calls."""
-    with open(os.path.join(QUARTER, "MANIFEST.json"), encoding="utf-8") as fh:
+    that scoring the published ``quarter`` and writing its table calls."""
+    with open(os.path.join(quarter, "MANIFEST.json"), encoding="utf-8") as fh:
         scoring = json.load(fh)["scoring"]
     called = {}
 
@@ -122,7 +147,7 @@ def called_while_scoring():
 
     sys.setprofile(profile)
     try:
-        render_markdown(siteqa.score_quarter(QUARTER, scoring))
+        render_markdown(siteqa.score_quarter(quarter, scoring))
     finally:
         sys.setprofile(None)
     return called
@@ -131,7 +156,8 @@ def called_while_scoring():
 class NumberPath(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.called = called_while_scoring()
+        cls.called = called_while_scoring(QUARTER)
+        cls.called_newest = called_while_scoring(NEWEST)
 
     def test_the_readme_names_the_path_in_its_order(self):
         named = re.findall(r"`([\w.]+)`", readme_paragraph())
@@ -146,10 +172,13 @@ class NumberPath(unittest.TestCase):
     def test_every_function_of_the_path_is_called(self):
         for step in PATH:
             self.assertIn(step, self.called, f"{step} is on the README's path but not called")
+            self.assertIn(step, self.called_newest, f"{step} is not called for {NEWEST}")
 
     def test_scoring_calls_nothing_else(self):
         self.assertEqual(unlisted(self.called, HELPERS), [],
                          "name it on the README's path or list it in HELPERS")
+        self.assertEqual(unlisted(self.called_newest, {**HELPERS, **HELPERS_SINCE_2026_12_02}),
+                         [], "name it on the README's path or list it in HELPERS_SINCE_2026_12_02")
 
     def test_the_check_sees_an_unlisted_function(self):
         helpers = {key: why for key, why in HELPERS.items() if key != ("textmatch", "at_word")}
@@ -160,7 +189,7 @@ class NumberPath(unittest.TestCase):
 class PathLength(unittest.TestCase):
     # Issue 29: re-making the demo-2026-12 table (its MANIFEST's arguments)
     # executes no more of the package's lines than it did when the issue was
-    # written, 715, and no page code: 672 on 2026-12-02.
+    # written, 715, and no page code: 687 on 2026-12-02.
     LINES = 715
 
     def test_the_path_stays_short(self):

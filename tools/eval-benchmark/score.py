@@ -20,8 +20,9 @@ its question file by the question file's sha256 recorded in the line:
 questions are frozen, so a raw line recorded against another version of the
 file is refused. A question with no raw line counts as not delivered.
 
-No model judges a model here. Without --out or --json, the markdown table is
-printed on stdout. The files asked for are written together or not at all:
+No model judges a model here. When no output file is asked for (--out, --json,
+--csv, --html, --review-sheet, --review-page), the markdown table is printed on
+stdout. The files asked for are written together or not at all:
 each goes to a temporary file beside it first, and none is renamed into place
 until all are written.
 
@@ -70,9 +71,9 @@ def parse_args(argv):
                         help="write results.csv here: one row per question and measure "
                              "(mechanical, after review, the review's reason)")
     parser.add_argument("--html", dest="html_out",
-                        help="write the English results page (index.html) here; from the "
-                             "rules of 2026-12-01 the Hebrew and Russian pages beside it "
-                             "(index.he.html, index.ru.html)")
+                        help="write the English results page (index.html) here, and the "
+                             "Hebrew and Russian pages beside it (index.he.html, index.ru.html), "
+                             "under every rules' date")
     parser.add_argument("--history", metavar="FILE",
                         help="earlier quarters' figures (history.json) for the page's trend chart")
     parser.add_argument("--review-sheet", metavar="FILE",
@@ -213,7 +214,7 @@ def outputs_to_write(args, result, markdown):
         outputs.append((args.csv_out, render_csv(result)))
     if args.html_out:
         # The English page at --html, the others beside it (index.he.html ...),
-        # as the rules scored with have them (evalkit/pages/htmlpage.py).
+        # whatever the rules scored with (evalkit/pages/htmlpage.py).
         folder, name = os.path.split(args.html_out)
         for page, text in render_pages(result, name).items():
             outputs.append((os.path.join(folder, page), text))

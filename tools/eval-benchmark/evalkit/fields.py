@@ -1,6 +1,9 @@
 """The fields of a record, checked before a script reads them: the one checker
-of every format a person or a tool writes (raw lines, atoms lines, question
-files, reviews, manifests, history, scenarios, cases, prices).
+of the formats a person or a tool writes (atoms lines, question files,
+reviews, manifests, history, scenarios, cases, prices). Site-qa raw lines are
+the exception: siteqa.read_answer checks them by hand, with check_format
+from here, because make bench scores 100,000 of them (its docstring says what
+the checker cost there).
 
 A spec maps each key to its rule; ``key?`` may be absent, ``"*"`` is the rule
 of every key the spec does not name (``"+"``: the same, one such key at

@@ -69,7 +69,9 @@ the fraction of them written in the question's script (Latin for en, Hebrew for
 he, Cyrillic for ru).
 
 Clauses (``clauses``): the negation flag's unit (evalkit/rubric/measures.py): a
-clause ends at a line break and at . ! ? ; followed by white space.
+clause ends at a line break and at . ! ; followed by white space; not at a
+question mark, since a question the answer asks itself is answered by what
+follows ("Free parking? Not at our clinic").
 
 What this module does not do: stemming, synonym matching, number parsing
 ("eight" is not 8), telling a word's form from another word that looks like

@@ -293,7 +293,7 @@ def negated_facts(question, answer, words):
     given: its line breaks end clauses) with a fact spelling found there, in
     the order they come, each once; [] when none.
 
-    A clause ends at . ! ? ; and a line break, not at a comma or a colon
+    A clause ends at . ! ; and a line break, not at ?, a comma or a colon
     (textmatch.clauses): a negation reaches across both, to a list ("we don't
     take Medicare, Cigna or Aetna") and to the clause it contradicts ("Lauren
     runs the walk-in hours, but Spanish is not one of our languages"). The

@@ -6,7 +6,7 @@
 (``measures.judge``), puts the reviewer's verdicts beside the mechanical ones
 (``make_row``) and counts the row (``report.Tally``). A question with no raw
 line counts as not delivered. Memory grows with the question set and the rows
-kept (``keep_rows``), not with the raw files.
+kept (``keep_detail``), not with the raw files.
 
 Under the rules of 2026-12-02 on, the rows no rule sends to a person are the
 candidates of the sampled review of passes (evalkit/rubric/sampling.py): once every
@@ -18,7 +18,8 @@ rates (``sampled_review``).
 Refused with one line naming the file and the place (``BadInput``): a raw line
 of the wrong shape, a line recorded against a question file with another
 sha256 (questions are frozen), an id that is not a question of that file, a
-second answer to a question, and every bad input file.
+second answer to a question, a raw file given twice, two question files of one
+set, and every bad input file.
 
 A raw line's ``lang`` and ``kind`` are copied from its question when it is
 asked; were they changed, the question still decides.

@@ -39,6 +39,8 @@ HELPERS = {
     ("siteqa", "_inputs"): "provenance only: every input's sha256",
     ("siteqa", "_run_and_target"): "read_answer's checks: which question file, where the answer is",
     ("siteqa", "_response_status"): "read_answer's checks: the recorded response's fields",
+    ("siteqa", "_last_attempt"): "read_answer's checks: the attempts, each started_at a UTC "
+                                 "time (the run dates); the last one's latency",
     ("siteqa", "needs_review"): "whether a person must read the answer (review coverage)",
     ("siteqa", "review_coverage"): "review coverage only: how many answers a person must read",
     ("siteqa", "RunFacts.__init__"): "provenance only",

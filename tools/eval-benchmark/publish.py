@@ -14,8 +14,10 @@ BENCH/QUARTER/. Bad results are published exactly like good ones.
 
 Refuses (exit 2): a quarter name that is not YYYY-QN or a plain slug (one
 nearly YYYY-QN, such as 2026q4, 2026-q4 or 2026Q4, with "did you mean
-2026-Q4?"); raw answers asked from other question files than those in the
-benchmark folder now; a quarter already published (unless --force); a quarter
+2026-Q4?"); a run without raw-*.jsonl files, or whose raw files hold no
+answer (they name no question file: nothing to score); raw answers asked from
+other question files than those in the benchmark folder now (these before
+anything is written); a quarter already published (unless --force); a quarter
 where an answer the rubric requires a person to read has no review entry, or
 (rules of 2026-12-02 on) a sampled pass lacks an entry for a measure that
 applies to it (unless --allow-unreviewed, and then the results say so in plain
@@ -110,6 +112,13 @@ def asked_from(work, bench):
             place = f"{work}/{raw}:{number}"
             name, sha = asked_with(line, place)
             questions.setdefault(name, {}).setdefault(sha, place)
+    if not questions:
+        # No answer names a question file: the quarter would be scored from
+        # none, and its manifest (no questions) is one reproduce.py refuses.
+        others = f" nor in the {len(raws) - 1} other raw-*.jsonl" if len(raws) > 1 else ""
+        raise BadInput(f"{os.path.join(work, raws[0])}: no answer line in it{others}, so no "
+                       "question file is named to score: nothing to publish (run the quarter "
+                       "first: make run)")
     for name, shas in sorted(questions.items()):
         source = os.path.join(bench, name)
         if not os.path.exists(source):
@@ -137,9 +146,10 @@ def asked_with(line, place):
     return name, sha
 
 
-def gather(work, bench, quarter, staging):
-    """Copy the inputs into ``staging``; return their names."""
-    raws, question_files = asked_from(work, bench)
+def gather(work, bench, quarter, staging, asked):
+    """Copy the inputs into ``staging``: ``asked``, the raw and question
+    files (asked_from), and the history and reviews; return their names."""
+    raws, question_files = asked
     names = []
     for raw in raws:
         shutil.copyfile(os.path.join(work, raw), os.path.join(staging, raw))
@@ -235,11 +245,14 @@ def publish_command(args):
     if os.path.exists(target) and not args.force:
         raise BadInput(f"{target}: already published; to replace it, pass --force "
                        "(make: PUBLISH_FLAGS=--force)")
+    # The run's files are checked before anything is written: a run that
+    # cannot be published leaves no folder behind, not even the benchmark's.
+    asked = asked_from(args.work, args.bench)
     os.makedirs(args.bench, exist_ok=True)
     staging = tempfile.mkdtemp(prefix=f".{quarter}.staging-", dir=args.bench)
     try:
         try:
-            gather(args.work, args.bench, quarter, staging)
+            gather(args.work, args.bench, quarter, staging, asked)
             manifest = build(staging, quarter, args.allow_unreviewed, args.work)
         except BadInput as exc:
             raise BadInput(users_paths(str(exc), staging, args.work, args.bench)) from None

@@ -4,7 +4,8 @@ rules they were scored with, and their pages.
 
     python tools/eval-benchmark/quarters.py [--bench Documents/c4-benchmark]
 
-One line per folder of the benchmark folder that holds a MANIFEST.json, in
+One line per folder of the benchmark folder that holds a MANIFEST.json (a
+hidden one, such as a publish's unfinished .QUARTER.staging-*, is none), in
 the order of their names: the quarter, the days its answers were asked (UTC),
 the date of the rules it was scored with, the review coverage, and its
 English results page. A manifest that cannot be read is named on its line;
@@ -51,8 +52,12 @@ def describe(folder):
 def quarters_command(args):
     if not os.path.isdir(args.bench):
         raise BadInput(f"{args.bench}: no such benchmark folder")
+    # A hidden folder is never a published quarter: publish.py builds one in
+    # .QUARTER.staging-* and renames it into place, so a publish killed before
+    # the rename leaves it behind, with its MANIFEST.json.
     folders = sorted(os.path.join(args.bench, n) for n in os.listdir(args.bench)
-                     if os.path.isfile(os.path.join(args.bench, n, "MANIFEST.json")))
+                     if not n.startswith(".")
+                     and os.path.isfile(os.path.join(args.bench, n, "MANIFEST.json")))
     for folder in folders:
         print(cli.printable(describe(folder)))
     cli.say(PROG, f"{len(folders)} published quarter(s) in {os.path.relpath(args.bench)}")

@@ -1,9 +1,9 @@
 """The fields of a record, checked before a script reads them: the one checker
 of the formats a person or a tool writes (atoms lines, question files,
 reviews, manifests, history, scenarios, cases, prices). Site-qa raw lines are
-the exception: siteqa.read_answer checks them by hand, with check_format
-from here, because make bench scores 100,000 of them (its docstring says what
-the checker cost there).
+the exception: siteqa.read_answer checks them by hand, with check_format and
+utc_time from here, because make bench scores 100,000 of them (its docstring
+says what the checker cost there).
 
 A spec maps each key to its rule; ``key?`` may be absent, ``"*"`` is the rule
 of every key the spec does not name (``"+"``: the same, one such key at
@@ -32,6 +32,42 @@ import re
 from . import BadInput, calendar_date, whole_number
 
 SHA256 = re.compile(r"[0-9a-f]{64}")
+# A time as run.py writes it (evalkit/asking/http.py utc_now): UTC, to the
+# millisecond, in ASCII digits (\d takes other scripts' digits, $ a final
+# line break); the day is held to the calendar apart (utc_time).
+_UTC_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
+                       r"\.[0-9]{3}Z")
+# How much of a value from the input a message shows: a value of 200,000
+# characters would otherwise make a line of stderr as long.
+SHOWN = 60
+
+
+def shown(value, limit=SHOWN):
+    """``repr(value)``, cut short for a message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def brief(text, limit=SHOWN):
+    """``text`` as a message shows it bare (an id, a key, a place): as it is
+    when short, else its first characters and "..."."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def listed(names, most=5):
+    """Names for a message, each cut short, the first ``most`` of them and
+    how many more: ``a, b and 3 more``."""
+    names = list(names)
+    text = ", ".join(brief(name) for name in names[:most])
+    return text + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+def utc_time(value):
+    """True for a time as run.py records it, ``2026-12-01T10:00:00.000Z``:
+    UTC to the millisecond, on a day of the calendar."""
+    return isinstance(value, str) and _UTC_TIME.fullmatch(value) is not None \
+        and calendar_date(value[:10])
 
 
 def check_format(record, where, known=1):
@@ -39,8 +75,8 @@ def check_format(record, where, known=1):
     than ``known``: a whole number, as the tools write it (JSON's 1.0 is a
     float, and true a bool, though Python finds both equal to 1)."""
     if not whole_number(record.get("format")) or record["format"] != known:
-        raise BadInput(f"{where}: format {record.get('format')!r} is not one this tool knows "
-                       f"({known})")
+        raise BadInput(f"{where}: format {shown(record.get('format'))} is not one this tool "
+                       f"knows ({known})")
 
 
 def plain_name(name):
@@ -106,7 +142,7 @@ def check_ids(records, where, name):
         if not _text(record.get("id")):
             raise BadInput(f"{where}: {name}[{index}]: id must be a non-empty string")
         if record["id"] in seen:
-            raise BadInput(f"{where}: {record['id']}: duplicate id")
+            raise BadInput(f"{where}: {brief(record['id'])}: duplicate id")
         seen.add(record["id"])
 
 
@@ -149,7 +185,7 @@ def _wrong_keys(record, spec, prefix, closed):
         if other is not None:
             problem = _wrong_others(record, rest, other, spec[other], prefix)
         elif closed:
-            problem = (f"{prefix[:-1]}: " if prefix else "") + f"unknown key(s) {', '.join(rest)}"
+            problem = (f"{prefix[:-1]}: " if prefix else "") + f"unknown key(s) {listed(rest)}"
     return problem
 
 
@@ -176,8 +212,8 @@ def _wrong_others(record, keys, other, rule, prefix):
     value breaks the spec's ``other`` entry ("*", "+" or "+name")."""
     for key in keys:
         if other[1:] and not _KINDS[other[1:]][1](key):
-            return f"{prefix[:-1]}: key {key!r:.60} must be {_wanted(other[1:])}"
-        problem = _wrong(record[key], rule, prefix + key)
+            return f"{prefix[:-1]}: key {shown(key)} must be {_wanted(other[1:])}"
+        problem = _wrong(record[key], rule, prefix + brief(key))
         if problem is not None:
             return problem
     return None
@@ -195,7 +231,7 @@ def _wrong(value, rule, place):
     if isinstance(rule, tuple):
         if any(value == known and type(value) is type(known) for known in rule):
             return None
-        return f"unknown {place} {value!r:.60} ({place} must be {_wanted(rule)})"
+        return f"unknown {place} {shown(value)} ({place} must be {_wanted(rule)})"
     if _fits(value, _tests(rule)):
         return None
     # A value of the right JSON type is wrong by its value, not its type.

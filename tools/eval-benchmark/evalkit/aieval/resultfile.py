@@ -80,7 +80,7 @@ from urllib.parse import urlsplit
 
 from .. import BadInput, calendar_date
 from ..families import family, same_family
-from ..fields import wrong_field
+from ..fields import brief, listed, shown, wrong_field
 from .grounding import Corpus, Rules, score as score_grounding
 from .intake import Vocabulary, load_cases, score as score_intake
 from ..jsonl import read_json, sha256_file, sha256_of
@@ -211,7 +211,8 @@ def tokens_of(calls):
 def _shape(record, fields, prefix=""):
     """Every key of ``record`` unknown to ``fields``, missing or of another type."""
     known = {name.rstrip("?") for name in fields}
-    found = [f"{prefix}{key} is not a field of a result file" for key in record if key not in known]
+    found = [f"{prefix}{brief(key)} is not a field of a result file"
+             for key in record if key not in known]
     for name, kind in fields.items():
         problem = wrong_field(record, {name: kind}, prefix)
         if problem:
@@ -223,7 +224,7 @@ def _not_run_problems(doc):
     """A not_run file holds no result: no number, no summary, no figure as text."""
     numbers = _numbers({k: v for k, v in doc.items() if k not in ("format", "run")})
     if numbers:
-        return [f"status not_run but it holds numbers (first: {numbers[0]})"]
+        return [f"status not_run but it holds numbers (first: {brief(numbers[0])})"]
     found = _shape(doc, NOT_RUN_TOP) + _shape(doc["run"], NOT_RUN_RUN, "run.")
     if not found and re.search(r"[0-9]", doc["run"].get("reason", "")):
         found.append("run.reason of a not_run file holds a digit: a reason, not a result")
@@ -240,6 +241,7 @@ def _entry_problems(run):
     if not run["prompt_versions"]:
         found.append("run.prompt_versions must list each prompt's name and sha256")
     for role, item in sorted(run["inputs"].items()):
+        role = brief(role)  # a key of the file: named, never repeated whole
         if not isinstance(item, dict):
             found.append(f"run.inputs.{role} must give the input file's path and sha256")
             continue
@@ -275,7 +277,8 @@ def _run_problems(run):
         found.append("run.inputs.cases is not the case file of run.cases_sha256")
     elif run["cases_file"] != cases.get("name") or (
             cases.get("path") and os.path.basename(cases["path"]) != run["cases_file"]):
-        found.append(f"run.cases_file {run['cases_file']} is not the file of run.inputs.cases")
+        found.append(f"run.cases_file {brief(run['cases_file'])} is not the file of "
+                     "run.inputs.cases")
     return found
 
 
@@ -306,7 +309,7 @@ def _calls_problems(doc):
         if found:
             return found
     run = doc["run"]
-    if run["tokens"] != tokens_of(calls):
+    if not same(tokens_of(calls), run["tokens"]):
         found.append("run.tokens is not what the calls' usage adds up to")
     if (run["served_model"], run["served_models"]) != served_of(calls):
         found.append("run.served_model and run.served_models are not the models the calls name")
@@ -342,7 +345,7 @@ def problems(doc):
     if status == "not_run":
         return _not_run_problems(doc)
     if status not in STATUSES:
-        return [f"run.status {status!r} is none of {', '.join(STATUSES)}"]
+        return [f"run.status {shown(status)} is none of {', '.join(STATUSES)}"]
     found = _shape_problems(doc)
     if found:
         return found
@@ -373,8 +376,8 @@ def _served_problems(doc):
     if run["status"] == "recorded_local_run" and not run["served_models"]:
         return ["a local run names the model its server reported, and no reply named one: "
                 "label the run example"]
-    return [f"the server reported {name}, not of the family of run.model {run['model']} "
-            f"({family(run['model'])}): record the model that answered"
+    return [f"the server reported {brief(name)}, not of the family of run.model "
+            f"{brief(run['model'])} ({family(run['model'])}): record the model that answered"
             for name in run["served_models"] if same_family(run["model"], name) is None]
 
 
@@ -382,6 +385,7 @@ def _endpoint_problems(run):
     """The endpoint is a base URL of the run's status, and its API is the provider's."""
     endpoint, status, provider = run["endpoint"], run["status"], run["provider"]
     parts, host = urlsplit(endpoint), host_of(endpoint)
+    endpoint, provider = brief(endpoint), brief(provider)  # as the messages name them
     if parts.scheme not in ("http", "https") or not host or "@" in parts.netloc \
             or parts.query or parts.fragment:
         return [f"run.endpoint {endpoint} is not a base URL as ai_eval.py records it"]
@@ -415,10 +419,11 @@ def _published_input_problems(doc):
     if suite == "grounding":
         expected.update({role: f"{CORPUS}/{role[len('corpus/'):]}"
                          for role in inputs if role.startswith("corpus/")})
-    found = [f"run.inputs.{role} is {(inputs.get(role) or {}).get('path')}, not {path}: a "
+    found = [f"run.inputs.{brief(role)} is {brief((inputs.get(role) or {}).get('path'))}, "
+             f"not {path}: a "
              "recorded run uses the committed inputs of evals/ai/"
              for role, path in sorted(expected.items()) if (inputs.get(role) or {}).get("path") != path]
-    found += [f"run.inputs.{role} is not an input of the {suite} suite"
+    found += [f"run.inputs.{brief(role)} is not an input of the {suite} suite"
               for role in sorted(inputs) if role not in expected]
     if suite == "grounding" and len(expected) == len(PUBLISHED_INPUTS[suite]):
         found.append("run.inputs names no corpus document")
@@ -449,9 +454,11 @@ def _input_file_problems(inputs, root):
     found = []
     for role, item in sorted(inputs.items()):
         if not item.get("path"):
-            found.append(f"run.inputs.{role} ({item.get('name')}) is outside the repository")
+            found.append(f"run.inputs.{brief(role)} ({brief(item.get('name'))}) is outside "
+                         "the repository")
         elif _sha256_file(os.path.join(root, item["path"])) != item["sha256"]:
-            found.append(f"run.inputs.{role}: {item['path']} does not have the recorded sha256")
+            found.append(f"run.inputs.{brief(role)}: {brief(item['path'])} does not have the "
+                         "recorded sha256")
     return found
 
 
@@ -486,12 +493,25 @@ def recompute_problems(doc, root):
     summary, detail = _rescore(doc, cases[:len(doc["cases"])], where, vocabulary)
     errors = [{"id": d["id"], "error": d["error"]} for d in detail if d["error"]]
     for name, mine, theirs in (("summary", summary, doc["summary"]), ("errors", errors, doc["errors"])):
-        if mine != theirs:
+        if not same(mine, theirs):
             found.append(f"{name} is not what the per-case records give")
-    bad = [d["id"] for d, r in zip(detail, doc["cases"]) if d != r]
+    bad = [d["id"] for d, r in zip(detail, doc["cases"]) if not same(d, r)]
     if bad:
-        found.append(f"per-case records not as scored: {', '.join(bad)}")
+        found.append(f"per-case records not as scored: {listed(bad, 20)}")
     return found
+
+
+def same(mine, theirs):
+    """True when a published value is the recomputed one, types and all, at
+    every depth: Python finds 0 == False and 2 == 2.0, but a file that says
+    "match": 0 or "count": 2.0 is not what the scorer wrote."""
+    if type(mine) is not type(theirs):
+        return False
+    if isinstance(mine, dict):
+        return mine.keys() == theirs.keys() and all(same(v, theirs[k]) for k, v in mine.items())
+    if isinstance(mine, list):
+        return len(mine) == len(theirs) and all(map(same, mine, theirs))
+    return mine == theirs
 
 
 def _rescore(doc, cases, where, vocabulary):
@@ -546,7 +566,8 @@ def _prompt_history_problems(run, root):
     for prompt in run["prompt_versions"]:
         data = _git(root, "show", f"{commit}:{PROMPTS}/{prompt['name']}.md", binary=True)
         if data is None or sha256_of(data) != prompt["sha256"]:
-            found.append(f"prompt {prompt['name']}: not the file of that name at {commit[:12]}")
+            found.append(f"prompt {brief(prompt['name'])}: not the file of that name at "
+                         f"{commit[:12]}")
     return found
 
 
@@ -570,7 +591,8 @@ def history_problems(doc, root):
             data = _git(root, "show", f"{commit}:{item['path']}", binary=True) \
                 if item.get("path") else None
             if data is None or sha256_of(data) != item["sha256"]:
-                found.append(f"run.inputs.{role}: {item.get('path') or item.get('name')} is not "
+                found.append(f"run.inputs.{brief(role)}: "
+                             f"{brief(item.get('path') or item.get('name'))} is not "
                              f"at {commit[:12]} with the recorded sha256")
                 continue
             target = os.path.join(tree, *item["path"].split("/"))
@@ -588,7 +610,7 @@ def _without_history_problems(doc, root):
     for prompt in doc["run"]["prompt_versions"]:
         path = os.path.join(root, *PROMPTS.split("/"), prompt["name"] + ".md")
         if _sha256_file(path) != prompt["sha256"]:
-            found.append(f"prompt {prompt['name']}: not the file of that name in {root}")
+            found.append(f"prompt {brief(prompt['name'])}: not the file of that name in {root}")
     corpus = os.path.join(root, *CORPUS.split("/"))
     names = [n for n in os.listdir(corpus) if n.endswith(".json")] if os.path.isdir(corpus) else []
     found += _corpus_problems(doc, names) + recompute_problems(doc, root)

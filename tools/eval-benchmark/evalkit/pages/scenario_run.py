@@ -34,6 +34,7 @@ import stat
 import tempfile
 
 from .. import REPO, BadInput
+from ..fields import check, shown
 from ..jsonl import dumps_file, read_json, sha256_of, write_all_atomic
 from ..rubric.quarter import describe, file_kind, open_regular
 from ..scenario import scenario_score
@@ -41,6 +42,14 @@ from ..scenario.scenarios import load_scenarios
 from . import scenario_pages
 
 PAGES = "detail"
+# MANIFEST.json as publish writes it (the docstring), checked by the one record
+# checker (evalkit/fields.py) before a field is followed: a file's sha256 and
+# bytes are what reproduce compares, so one missing or of another type is
+# refused, not read as "no sha256" or passed over. A files key is a name of
+# the folder or detail/<name> (_check_files).
+MANIFEST = {"format": (1,), "suite": ("scenario",), "scenarios": "text",
+            "scoring": {"raw": ["name", ...], "atoms": ["name", ...]},
+            "files": {"+": {"sha256": "sha256", "bytes": "count", "role": ("input", "output")}}}
 
 
 def outputs(scenarios_path, raw_paths, atoms_paths):
@@ -140,34 +149,31 @@ def load(folder):
     every name a plain file of the folder or of detail/."""
     path = os.path.join(folder, "MANIFEST.json")
     doc = read_json(path, unique_keys=True)
-    scoring = doc.get("scoring") if isinstance(doc, dict) else None
-    if not isinstance(doc, dict) or doc.get("format") != 1 or not isinstance(doc.get("scenarios"), str) or \
-            not isinstance(scoring, dict) or not isinstance(doc.get("files"), dict):
+    if not isinstance(doc, dict):
         raise BadInput(f"{path}: not a scenario run manifest (format 1, scenarios, scoring, files)")
+    check(doc, MANIFEST, path)
     _check_files(path, doc["files"])
-    _check_scoring(path, scoring, doc["files"])
-    if doc["scenarios"].startswith("/") or ".." in doc["scenarios"].split("/"):
+    _check_scoring(path, doc["scoring"], doc["files"])
+    if doc["scenarios"].startswith("/") or ".." in doc["scenarios"].split("/") or \
+            "\0" in doc["scenarios"]:
         raise BadInput(f"{path}: scenarios must be a path inside the repository")
     return doc
 
 
 def _check_files(path, files):
     """Refuse a ``files`` entry that is not a plain file of the folder or of
-    its PAGES folder, or that has no role."""
-    for name, item in files.items():
+    its PAGES folder (its fields are MANIFEST's)."""
+    for name in files:
         parts = name.split("/")
         if not (len(parts) == 1 or (len(parts) == 2 and parts[0] == PAGES)) or \
-                any(p in ("", ".", "..") for p in parts) or not isinstance(item, dict) or \
-                item.get("role") not in ("input", "output"):
-            raise BadInput(f"{path}: files: {name!r} is not a file of the run with a role")
+                any(p in ("", ".", "..") or "\0" in p for p in parts):
+            raise BadInput(f"{path}: files: {shown(name)} is not a file of the run")
 
 
 def _check_scoring(path, scoring, files):
     """Refuse ``scoring.raw`` or ``scoring.atoms`` unless each lists input files."""
     for key in ("raw", "atoms"):
-        names = scoring.get(key)
-        if not isinstance(names, list) or not names or \
-                any(files.get(n, {}).get("role") != "input" for n in names):
+        if any(files.get(n, {}).get("role") != "input" for n in scoring[key]):
             raise BadInput(f"{path}: scoring.{key} must list input files of the manifest")
 
 
@@ -187,8 +193,8 @@ def check_inputs(folder, manifest):
             lines.append(f"differs    {name} ({problem})")
             continue
         with fh:
-            digest = sha256_of(fh.read())
-        if digest != files[name].get("sha256"):
+            data = fh.read()
+        if sha256_of(data) != files[name]["sha256"] or len(data) != files[name]["bytes"]:
             lines.append(f"differs    {name} (input does not match MANIFEST.json)")
         else:
             lines.append(f"verified   {name}")

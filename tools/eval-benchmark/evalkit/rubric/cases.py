@@ -14,7 +14,7 @@ in the evidence. Those need the site, and are tested where the site is
 """
 
 from .. import BadInput
-from ..fields import check, check_format, check_ids
+from ..fields import brief, check, check_format, check_ids, shown
 from ..jsonl import read_json_sha
 from ..schemas import ANSWERABLE, NOT_ON_SITE, QUESTION_FILE
 
@@ -62,7 +62,7 @@ def parse_site_qa(doc, path, sha256=""):
         raise BadInput(f"{path}: the file must hold one JSON object")
     suite = doc.get("suite")
     if suite != "site-qa":
-        raise OtherSuite(f"{path}: suite is {suite!r}, this loader reads 'site-qa'", suite)
+        raise OtherSuite(f"{path}: suite is {shown(suite)}, this loader reads 'site-qa'", suite)
     check_format(doc, path)
     check(doc, QUESTION_FILE, path)
     check_ids(doc["questions"], path, "questions")
@@ -73,8 +73,10 @@ def parse_site_qa(doc, path, sha256=""):
 
 
 def _check_question(q, sites, path):
+    place = f"{path}: {brief(q['id'])}"  # an id of any length: check_ids checked only its type
+
     def bad(reason):
-        raise BadInput(f"{path}: {q['id']}: {reason}")
+        raise BadInput(f"{place}: {reason}")
 
     kind = q.get("kind")
     carried = sorted(set(q) & {"source_url", "also_source_urls", "evidence", "facts"})
@@ -89,6 +91,6 @@ def _check_question(q, sites, path):
         if not isinstance(group, list) or not group or \
                 not all(isinstance(s, str) and s.strip() for s in group):
             bad(f"fact group {n} must be a non-empty list of non-empty strings")
-    check(q, ANSWERABLE if kind == "answerable" else NOT_ON_SITE, f"{path}: {q['id']}")
+    check(q, ANSWERABLE if kind == "answerable" else NOT_ON_SITE, place)
     if q["lang"] not in sites:
         bad(f"lang {q['lang']} has no entry in sites")

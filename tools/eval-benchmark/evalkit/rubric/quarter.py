@@ -23,8 +23,9 @@ MANIFEST.json, which records:
                     scores these again (evalkit/rubric/siteqa.py), nothing else
   decline_list_date the date of the rules the outputs were scored with
   scored_with       tool, version, git_commit, git_dirty, python of the scorer
-  runs              run_dates (UTC) and platform_versions read from the raw lines
-  review_coverage   required, reviewed, missing (ids)
+  runs              run_dates (UTC, YYYY-MM-DD), platform_versions and run_ids
+                    read from the raw lines
+  review_coverage   required, reviewed (whole numbers), missing (ids)
   sampled_review    (rules of 2026-12-02 on) the sample's coverage, as
                     results.json has it: sampled, reviewed, missing ([{id,
                     measures}]: the measures still without an entry)
@@ -53,18 +54,25 @@ import re
 import stat
 
 from .. import BadInput, whole_number
-from ..fields import SHA256, check, plain_name  # noqa: F401  (publish.py reads them here)
+from ..fields import SHA256, check, plain_name, shown  # noqa: F401  (publish.py reads them here)
 from ..jsonl import read_json, read_json_sha, sha256_file
 from .measures import MEASURES
 from .rulebook import check_date
 
-# The manifest's fields that reproduce.py and compare.py read, as the docstring
-# gives them (evalkit/fields.py); check_scoring says what they must be beside
-# each other. The other fields are the pages' and quarters.py's.
+# The manifest's fields that reproduce.py, compare.py and quarters.py read, as
+# the docstring gives them (evalkit/fields.py); check_scoring says what they
+# must be beside each other. runs and review_coverage are quarters.py's
+# listing, which prints them: a run date of 1 or a coverage of [] would break
+# the line, so they are checked here too, each of its fields where given (an
+# older manifest may lack some). The other fields are the pages'.
 MANIFEST = {"format": (2,),
             "files": {"+name": {"sha256": "sha256", "bytes": "count", "role": ("input", "output")}},
             "scoring": {"questions": ["name"], "raw": ["name"], "reviews": "name|null",
                         "history": "name|null", "decline_as_of": "date"},
+            "runs?": {"run_dates?": ["date"], "platform_versions?": ["string"],
+                      "run_ids?": ["string"], "*": "any"},
+            "review_coverage?": {"required?": "count", "reviewed?": "count",
+                                 "missing?": ["string"], "*": "any"},
             "*": "any"}
 # ASCII digits, the whole name (fullmatch): \d takes other scripts' digits and
 # $ a final line break, and the name becomes a folder's.
@@ -80,22 +88,16 @@ SCORING = (("questions", "questions-", ".json"), ("raw", "raw-", ".jsonl"),
            ("reviews", "reviews-", ".json"), ("history", "history", ".json"))
 
 
-def shown(value, limit=60):
-    """``repr(value)``, cut short for a message."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
 def check_quarter(name):
     """The quarter name, or BadInput: it becomes a folder name, so nothing
     that could climb out of the benchmark folder is accepted."""
     if isinstance(name, str) and re.fullmatch(r"[0-9]{4}-q[1-4]", name):
         # A slug by the letter, but surely meant as the quarter: two folders
         # for one quarter would split its history.
-        raise BadInput(f"quarter {name!r}: a quarter is written with a capital Q: "
+        raise BadInput(f"quarter {shown(name)}: a quarter is written with a capital Q: "
                        f"{name.upper()}")
     if not isinstance(name, str) or not QUARTER.fullmatch(name):
-        raise BadInput(f"quarter {name!r}: give YYYY-QN (2026-Q4) or a plain slug "
+        raise BadInput(f"quarter {shown(name)}: give YYYY-QN (2026-Q4) or a plain slug "
                        "(lower-case letters, digits, hyphens)")
     return name
 

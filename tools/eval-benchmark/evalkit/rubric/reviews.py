@@ -13,12 +13,14 @@ holding half of a surrogate pair (no page can show it).
 """
 
 from .. import BadInput, whole_number
-from ..fields import check
+from ..fields import brief, check, listed, shown
 from ..jsonl import read_json
 from ..schemas import REVIEWS_FILE
 from .measures import APPLIES, MEASURES
 
 ENTRY_KEYS = {"id", "measure", "value", "reason", "faulty"}
+# How many problems a refusal names, and entries of each (load_reviews).
+PROBLEMS, ENTRIES = 5, 10
 
 
 def load_reviews(path, questions_by_id):
@@ -26,7 +28,9 @@ def load_reviews(path, questions_by_id):
 
     Every entry is checked before anything is refused, and the refusal names
     every problem at once, each with the entries that have it, so that a
-    reviewer mends the whole file in one go."""
+    reviewer mends the whole file in one go: the first PROBLEMS problems, the
+    first ENTRIES entries of each, and how many more, so that a file of
+    10,000 bad entries is still refused in a line one can read."""
     doc = read_json(path, unique_keys=True)
     if not isinstance(doc, dict) or not whole_number(doc.get("format")) or doc["format"] != 1:
         raise BadInput(f"{path}: a reviews file is an object with format 1 and a reviews list")
@@ -39,8 +43,11 @@ def load_reviews(path, questions_by_id):
         except _Problem as exc:
             problems.setdefault(exc.what, []).append(exc.where)
     if problems:
-        raise BadInput(f"{path}: " + "; ".join(
-            f"{what}: {', '.join(where)}" for what, where in problems.items()))
+        shown_problems = [f"{what}: {listed(where, ENTRIES)}"
+                          for what, where in list(problems.items())[:PROBLEMS]]
+        more = len(problems) - PROBLEMS
+        raise BadInput(f"{path}: " + "; ".join(shown_problems)
+                       + (f"; and {more} more problem(s)" if more > 0 else ""))
     return out
 
 
@@ -55,11 +62,13 @@ def _add_entry(out, entry, index, questions_by_id):
     where = f"reviews[{index}]"
     extra = sorted(set(entry) - ENTRY_KEYS)
     if extra:
-        raise _Problem(where, f"unknown key(s) {', '.join(extra)}")
+        raise _Problem(where, f"unknown key(s) {listed(extra)}")
     qid = entry.get("id")
     if not isinstance(qid, str) or qid not in questions_by_id:
-        raise _Problem(where, f"unknown question id {qid!r}")
-    where = qid if "measure" not in entry else f"{qid} {entry['measure']}"
+        raise _Problem(where, f"unknown question id {shown(qid)}")
+    # The entry's id and measure name it, each cut short: a question file may
+    # hold an id of any length, and the measure is not yet checked.
+    where = brief(qid) if "measure" not in entry else f"{brief(qid)} {brief(entry['measure'])}"
     reason = _reason(entry.get("reason"), where)
     record = out.setdefault(qid, {"faulty": None, "verdicts": {}})
     if "faulty" in entry:
@@ -91,7 +100,7 @@ def _add_verdict(verdicts, entry, reason, where, question):
     applies to the question."""
     measure = entry.get("measure")
     if measure not in MEASURES:
-        raise _Problem(where, f"unknown measure {measure!r} (known: {', '.join(MEASURES)})")
+        raise _Problem(where, f"unknown measure {shown(measure)} (known: {', '.join(MEASURES)})")
     kind = question["kind"]
     if measure not in APPLIES[kind]:
         raise _Problem(where, f"{measure} does not apply to a {kind} question")

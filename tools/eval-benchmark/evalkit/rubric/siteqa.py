@@ -16,10 +16,11 @@ to it has an entry, and results.json holds the sample and its false-pass
 rates (``sampled_review``).
 
 Refused with one line naming the file and the place (``BadInput``): a raw line
-of the wrong shape, a line recorded against a question file with another
-sha256 (questions are frozen), an id that is not a question of that file, a
-second answer to a question, a raw file given twice, two question files of one
-set, and every bad input file.
+of the wrong shape, of a suite other than site-qa, or with a started_at that
+is no time as run.py writes it (the run dates are read from it), a line
+recorded against a question file with another sha256 (questions are frozen),
+an id that is not a question of that file, a second answer to a question, a
+raw file given twice, two question files of one set, and every bad input file.
 
 A raw line's ``lang`` and ``kind`` are copied from its question when it is
 asked; were they changed, the question still decides.
@@ -28,7 +29,7 @@ asked; were they changed, the question still decides.
 import os
 
 from .. import BadInput, whole_number
-from ..fields import check, check_format
+from ..fields import brief, check, check_format, shown, utc_time
 from ..jsonl import dumps_file, iter_jsonl, read_json, sha256_file
 from ..responses import derive
 from .cases import load_site_qa
@@ -56,11 +57,11 @@ def load_questions(paths):
                 raise BadInput(f"{path}: the same question file as {other.path}")
             if other.set == qset.set:
                 # The table counts a set's questions as one group, once.
-                raise BadInput(f"{path}: a second question file of set {qset.set!r} (the "
-                               f"first: {other.path}); a set's questions are one file")
+                raise BadInput(f"{path}: a second question file of set {shown(qset.set)} "
+                               f"(the first: {other.path}); a set's questions are one file")
         for q in qset.questions:
             if q["id"] in owner:
-                raise BadInput(f"{path}: {q['id']}: also in {owner[q['id']].path}")
+                raise BadInput(f"{path}: {brief(q['id'])}: also in {owner[q['id']].path}")
             owner[q["id"]] = qset
         sets.append(qset)
     return sets
@@ -79,12 +80,15 @@ def read_answer(line, where):
     check_format(line, where)
     if not isinstance(line.get("id"), str) or not line["id"]:
         bad("no id")
+    # run.py writes suite site-qa into every line it asks from a question
+    # file (schemas.RAW_LINE); a line without one (written by hand, as the
+    # worked examples are) is read as before.
+    if line.get("suite", "site-qa") != "site-qa":
+        bad(f"suite {shown(line['suite'])}: not a site-qa raw line (score.py scores a "
+            "scenario's raw lines with its scenario file)")
     run, target, spec = _run_and_target(line, bad)
     attempts = line.get("attempts")
-    if not isinstance(attempts, list) or not attempts or \
-            not all(isinstance(attempt, dict) for attempt in attempts):
-        bad("attempts must be a non-empty list of objects")
-    last = attempts[-1]
+    last = _last_attempt(attempts, bad)
     latency = last.get("latency_ms")
     if latency is not None and (not whole_number(latency) or latency < 0):
         bad("latency_ms must be a non-negative integer")
@@ -100,6 +104,20 @@ def read_answer(line, where):
             else derived["problem"],
             "attempts": len(attempts), "started_at": last.get("started_at"),
             "platform_version": platform}
+
+
+def _last_attempt(attempts, bad):
+    """The last of a raw line's attempts, once each is an object whose
+    started_at, when given, is a time as run.py writes it: the run dates
+    published are read from it, so "yesterday" is refused, not cut to a date."""
+    if not isinstance(attempts, list) or not attempts or \
+            not all(isinstance(attempt, dict) for attempt in attempts):
+        bad("attempts must be a non-empty list of objects")
+    for index, attempt in enumerate(attempts):
+        if "started_at" in attempt and not utc_time(attempt["started_at"]):
+            bad(f"attempts[{index}].started_at {shown(attempt['started_at'])} is not a UTC time "
+                "as run.py writes it (YYYY-MM-DDTHH:MM:SS.mmmZ)")
+    return attempts[-1]
 
 
 def _run_and_target(line, bad):
@@ -142,7 +160,7 @@ def _platform_version(target, response, bad):
         return None
     value = headers.get(header.lower())
     if not isinstance(value, (str, type(None))):
-        bad(f"response.headers.{header.lower()} must be a string")
+        bad(f"response.headers.{brief(header.lower())} must be a string")
     return value
 
 
@@ -303,9 +321,9 @@ def _question_of(answer, by_sha, seen, where):
             "the exact file that was asked")
     question = qset.by_id.get(answer["id"])
     if question is None:
-        raise BadInput(f"{where}: {answer['id']} is not a question of {qset.path}")
+        raise BadInput(f"{where}: {brief(answer['id'])} is not a question of {qset.path}")
     if answer["id"] in seen:
-        raise BadInput(f"{where}: a second answer to {answer['id']} (first at "
+        raise BadInput(f"{where}: a second answer to {brief(answer['id'])} (first at "
                        f"{seen[answer['id']]})")
     seen[answer["id"]] = where
     return question

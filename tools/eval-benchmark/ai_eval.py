@@ -241,34 +241,41 @@ def input_record(path):
 
 class Suite:
     """One suite's inputs: the cases, the prompts, the files they come from
-    (each with its sha256), and the scorer of the raw lines."""
+    (each with its sha256, and ``paths``, every file read), and the scorer
+    of the raw lines."""
 
     def __init__(self, args, folder):
         # The cases first: a missing cases file is named as itself, not as
         # the vocabulary that is looked for beside it.
-        self.inputs = {"cases": input_record(args.cases)}
+        self.inputs, self.paths = {}, []
+        self.read("cases", args.cases)
         vocab_path = args.vocabulary or os.path.join(folder, "vocabulary.json")
         self.vocabulary = Vocabulary(vocab_path)
         key = "gold" if args.suite == "intake" else "facts"
         cases, self.sha256 = load_cases(args.cases, self.vocabulary, args.suite, key)
         self.cases = cases[:args.limit] if args.limit else cases
-        self.inputs["vocabulary"] = input_record(vocab_path)
+        self.read("vocabulary", vocab_path)
         if args.suite == "intake":
             self.prompts = [prompts.load(INTAKE_PROMPT)]
             found = policyprompt.problem(self.prompts[0].text, read_text(POLICY),
                                          f"prompts/{INTAKE_PROMPT}.md", POLICY)
             if found:
                 raise BadInput(found)
-            self.inputs["policy"] = input_record(POLICY)
+            self.read("policy", POLICY)
             return
         corpus_dir = args.corpus or os.path.join(folder, "corpus")
         self.corpus = Corpus(corpus_dir)
         rules_path = args.rules or os.path.join(folder, "rules.json")
         self.rules = Rules(rules_path, self.vocabulary, self.corpus)
-        self.inputs["rules"] = input_record(rules_path)
+        self.read("rules", rules_path)
         for name in sorted(n for n in os.listdir(corpus_dir) if n.endswith(".json")):
-            self.inputs[f"corpus/{name}"] = input_record(os.path.join(corpus_dir, name))
+            self.read(f"corpus/{name}", os.path.join(corpus_dir, name))
         self.prompts = [prompts.load(EXPLAIN_PROMPT), prompts.load(STAFF_PROMPT)]
+
+    def read(self, key, path):
+        """Record the input file ``path`` (its sha256) as ``key``."""
+        self.inputs[key] = input_record(path)
+        self.paths.append(path)
 
     def score(self, suite, lines):
         """``(summary, detail)`` of the raw lines (id -> line)."""
@@ -356,6 +363,9 @@ def evaluate(args):
             return progress_text(dict(record, error=shape))
         return progress_text(record)
 
+    # Neither file written may be one read: the result is made from --raw.
+    cli.refuse_overwriting([("--output", args.output), ("--raw", raw_path)], suite.paths)
+    cli.refuse_overwriting([("--output", args.output)], [raw_path])
     os.makedirs(os.path.dirname(os.path.abspath(raw_path)), exist_ok=True)
     try:
         out = resume.Output(
@@ -418,6 +428,8 @@ def finish(args, suite, done, raw_path, where):
              for line in lines]
     status = run_status(where["endpoint"], calls)
     output = output_path(args, status, where["name"], raw_path)
+    # The default output, named only now, is held to the inputs too.
+    cli.refuse_overwriting([("the result file", output)], suite.paths + [raw_path])
     result = result_of(args, suite, lines, status, where, calls)
     result.update(summary=summary, cases=detail, errors=errors)
     if status != "example":  # said even with --quiet: the file will be refused

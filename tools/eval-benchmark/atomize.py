@@ -325,6 +325,7 @@ def run_record(args, client, cases):
 
 
 def atomize_all(args):
+    cli.refuse_overwriting([("ATOMS", args.out)], [args.raw, args.cases, args.corpus])
     provider, model, client = evaluator_client(args)
     account = budget.account(PROG, client, args, provider, model, args.concurrency, os.environ)
     cases = load_scenarios(args.cases) if args.cases else None

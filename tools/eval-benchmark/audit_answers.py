@@ -16,7 +16,8 @@ altered kind can keep a true fragment ("a permit from the city"): the share
 tagged wrong is a floor, not the evaluator's error rate.
 
 Exit codes: 0 written; 2 bad arguments (--collected-at not a date as
-YYYY-MM-DD) or a scenario file without reference keys.
+YYYY-MM-DD, OUT the scenario file itself) or a scenario file without
+reference keys.
 """
 
 import argparse
@@ -74,6 +75,7 @@ def parse_args(argv):
 
 
 def write_command(args):
+    cli.refuse_overwriting([("OUT", args.out)], [args.scenarios])
     scenarios = load_scenarios(args.scenarios)
     missing = [s["id"] for s in scenarios.scenarios if not s.get("reference_key")]
     if missing:

@@ -93,6 +93,8 @@ def parse_args(argv):
 
 def ask_all(args):
     """Hand the case file to its program: site-qa to siterun, scenario to modelrun."""
+    cli.refuse_overwriting([("OUT", args.out)],
+                           [args.questions, args.target, args.from_file, args.corpus])
     doc = read_json(args.questions)
     suite = doc.get("suite") if isinstance(doc, dict) else None
     if suite == "site-qa":

@@ -24,7 +24,9 @@ No model judges a model here. When no output file is asked for (--out, --json,
 --csv, --html, --review-sheet, --review-page), the markdown table is printed on
 stdout. The files asked for are written together or not at all:
 each goes to a temporary file beside it first, and none is renamed into place
-until all are written.
+until all are written. None of them may be a file read (a question, raw,
+atoms, reviews, history, sources or jargon file, or a link to one): that is
+refused (exit 2) and nothing is written.
 
 Exit codes: 0 scored; 2 could not score (bad arguments or a bad input file);
 130 interrupted.
@@ -151,10 +153,9 @@ def score_scenarios(args):
                       f"python3 tools/eval-benchmark/reproduce.py {args.publish}")
         return 0
     folder = os.path.dirname(case)
-    result = scenario_score.score(scenarios, raws, atoms,
-                                  args.sources or os.path.join(folder, "sources.json"),
-                                  args.jargon or os.path.join(folder, "jargon.json"),
-                                  args.example)
+    sources = args.sources or os.path.join(folder, "sources.json")
+    jargon = args.jargon or os.path.join(folder, "jargon.json")
+    result = scenario_score.score(scenarios, raws, atoms, sources, jargon, args.example)
     markdown = scenario_pages.render_markdown(result)
     # Every output rendered first, then all written or none (write_all_atomic):
     # a page that cannot be written leaves no new results.md beside old pages.
@@ -166,7 +167,7 @@ def score_scenarios(args):
     if args.html_dir:
         scenario_pages.write_pages(result, args.html_dir,
                                    lambda path, text: outputs.append((path, text)))
-    write_all_atomic(outputs)
+    write_outputs(args, outputs, sources, jargon)
     if not (args.out or args.json_out or args.html_dir):
         sys.stdout.write(markdown)
     return 0
@@ -226,6 +227,19 @@ def outputs_to_write(args, result, markdown):
     return outputs
 
 
+def write_outputs(args, outputs, *inputs):
+    """Write every ``(path, text)`` of ``outputs`` or none; first refuse an
+    output that is one of the files read (the positional files, --reviews,
+    --history, and ``inputs``), which it would replace: ``--out raw.jsonl``
+    would leave the table where the answers were."""
+    named = {args.out: "--out", args.json_out: "--json", args.csv_out: "--csv",
+             args.review_sheet: "--review-sheet", args.review_page: "--review-page"}
+    pages = "--html" if args.html_out else "--html-dir"
+    cli.refuse_overwriting([(named.get(path, pages), path) for path, _text in outputs],
+                           list(args.files) + [args.reviews, args.history, *inputs])
+    write_all_atomic(outputs)
+
+
 def score_command(args):
     if args.rules:
         sys.stdout.write(rules_text(args.rules_date))
@@ -242,7 +256,7 @@ def score_command(args):
     # Every output rendered first, then all written or none (write_all_atomic):
     # a review sheet that cannot be written leaves no new results.md beside
     # the old results.json, whose figures it would contradict.
-    write_all_atomic(outputs_to_write(args, result, markdown))
+    write_outputs(args, outputs_to_write(args, result, markdown))
     if not (args.out or detail_outputs(args)):
         sys.stdout.write(markdown)
     return 0

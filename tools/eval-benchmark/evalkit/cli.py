@@ -25,11 +25,17 @@ The parser's errors are one line too (``run.py: give both --price-in and
 option takes its ``type`` from ``number``, which refuses NaN, infinities and
 values out of the option's range while parsing (``run.py: argument
 --timeout: must be a number above 0 and at most 86400, not 'inf' (see
---help)``), so no such value reaches a socket, a sleep or a rate limit.
+--help)``), so no such value reaches a socket, a sleep or a rate limit; it
+takes ASCII digits alone, as every number the project reads.
+
+An output named as one of a command's inputs (``score.py q.json raw.jsonl
+--out raw.jsonl``, or a link to it) is refused before anything is written
+(``refuse_overwriting``): the scripts that write files call it.
 """
 
 import argparse
 import math
+import os
 import re
 import sys
 
@@ -76,18 +82,31 @@ class ArgumentParser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+# The numbers an option takes, in ASCII alone (int() and float() would also
+# take other scripts' digits, ١ for 1, and 1_0 for 10): an optional sign and
+# decimal digits; for a fraction, a point and an exponent as float() writes
+# them. White space around is allowed, as int() and float() allow it.
+_WHOLE = re.compile(r"[ \t\n\r\f\v]*[-+]?[0-9]+[ \t\n\r\f\v]*")
+_FRACTION = re.compile(r"[ \t\n\r\f\v]*[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+                       r"[ \t\n\r\f\v]*")
+
+
 def number(minimum=None, maximum=None, above=None, integer=False):
     """An argparse ``type`` for a numeric option: a finite number (a whole
     one with ``integer``) of at least ``minimum`` (or more than ``above``)
-    and at most ``maximum``; anything else is refused with the range."""
+    and at most ``maximum``, written in ASCII digits (no ``1_0``, no ``١``;
+    inf and nan are no numbers either); anything else is refused with the
+    range."""
     wanted = _wanted(minimum, maximum, above, integer)
 
     def parse(text):
         refused = argparse.ArgumentTypeError(
             f"must be {wanted}, not {text if len(text) <= 40 else text[:37] + '...'!r}")
+        if not (_WHOLE if integer else _FRACTION).fullmatch(text):
+            raise refused
         try:
             value = int(text) if integer else float(text)
-        except ValueError:
+        except ValueError:  # a whole number of more digits than int() converts
             raise refused from None
         if not math.isfinite(value) or (minimum is not None and value < minimum) or \
                 (above is not None and value <= above) or \
@@ -107,6 +126,32 @@ def _wanted(minimum, maximum, above, integer):
         return f"{what} of at least {minimum}" if maximum is None \
             else f"{what} from {minimum} to {maximum}"
     return f"a finite {what[2:]}" if maximum is None else f"{what} of at most {maximum}"
+
+
+def same_file(one, other):
+    """True when two paths name one file: os.path.samefile when both are
+    there (a link to the other, a hard link, another spelling), else the
+    same real absolute path (a file not written yet)."""
+    if os.path.exists(one) and os.path.exists(other):
+        try:
+            return os.path.samefile(one, other)
+        except OSError:
+            pass  # not to be looked at (no permission): its path decides
+    return os.path.realpath(one) == os.path.realpath(other)
+
+
+def refuse_overwriting(outputs, inputs):
+    """Refuse (BadInput, one line naming both) an output that is one of the
+    inputs, before anything is written: writing it would replace what the
+    command reads, or reads again the next time, with what it writes.
+    ``outputs`` are ``(what, path)`` (``("--out", "results.md")``),
+    ``inputs`` paths; a path that is None (an option not given) is none."""
+    for what, output in outputs:
+        for given in inputs:
+            if output is not None and given is not None and same_file(output, given):
+                raise BadInput(f"{output}: {what} is the same file as the input {given}: "
+                               "writing it would change that input, so nothing was written "
+                               "(name another file)")
 
 
 def describe_os_error(exc):

@@ -21,10 +21,12 @@ server sent is another matter: it is recorded as received, and the text
 derived from it has U+FFFD in the place: evalkit/responses.py.)
 """
 
+import codecs
 import hashlib
 import json
 import os
 import re
+from typing import NamedTuple, Optional
 
 from . import BadInput
 
@@ -365,34 +367,143 @@ class LineWriter:
         self.close()
 
 
-def read_resumable(path, warn):
-    """The lines of a JSON Lines file being continued: ``[(number, object)]``.
+class TornLine(NamedTuple):
+    """What an interrupted run left after the last newline of a file it
+    appends to: the line's ``number``, the ``offset`` it begins at (where the
+    file is cut back to), and ``line``, the object when only the newline was
+    lost (to be checked like any line), else None."""
+    number: int
+    offset: int
+    line: Optional[dict]
 
-    A last line without its newline was torn by a crash: it is cut off the
-    file (``warn`` says so) and its case is asked again. Any other bad line is
-    an error: that is not what an interrupted run leaves.
+
+def read_resumable(path):
+    """``(lines, torn)`` of a JSON Lines file being continued: ``[(number,
+    object)]`` of its whole lines and the TornLine after them (None when the
+    file ends with its newline or is not there). The file is only read: the
+    caller checks that every line is one of its records before it cuts a
+    torn line off (cut_torn), so a file the tool did not write is never
+    changed.
+
+    A torn line is what a crash leaves of a record being appended
+    (dumps_line): its first bytes, cut anywhere, a character in two
+    included, without the newline. So it is the beginning of one JSON
+    object, text that JSON text could complete; when it is a whole object
+    (the newline alone lost) the caller checks it too. Anything else after
+    the last newline is no part of a record and refused naming its line, as
+    is any whole line that is not a JSON object: a foreign file (an .env
+    file, a JSON file saved without its last newline, a file of other lines)
+    is refused and left byte for byte as it was.
     """
     if not os.path.exists(path):
-        return []
+        return [], None
     with open(path, "rb") as fh:
         data = fh.read()
-    good_end = len(data)
-    if data and not data.endswith(b"\n"):
-        good_end = data.rfind(b"\n") + 1
-        warn(f"{path}: the last line was cut off by an interrupted run; "
-             "dropping it and doing that case again")
+    good_end = data.rfind(b"\n") + 1
     out = []
     for number, raw in enumerate(data[:good_end].splitlines(), 1):
-        where = f"{path}:{number}"
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise BadInput(f"{where}: not UTF-8; this is not a file this tool wrote") from None
-        line = loads(text, where)
-        if not isinstance(line, dict):
-            raise BadInput(f"{where}: a line must be a JSON object")
-        out.append((number, line))
-    if good_end != len(data):
-        with open(path, "r+b") as fh:
-            fh.truncate(good_end)
-    return out
+        out.append((number, _resumed_line(raw, f"{path}:{number}")))
+    if good_end == len(data):
+        return out, None
+    return out, _torn_line(data[good_end:], f"{path}:{len(out) + 1}", len(out) + 1, good_end)
+
+
+def _resumed_line(raw, where):
+    """The object of one whole line of a file being continued."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInput(f"{where}: not UTF-8; this is not a file this tool wrote") from None
+    line = loads(text, where)
+    if not isinstance(line, dict):
+        raise BadInput(f"{where}: a line must be a JSON object")
+    return line
+
+
+def _torn_line(raw, where, number, offset):
+    """The TornLine of the bytes after the last newline, or BadInput when
+    they cannot be the beginning of a record."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        text = decoder.decode(raw)  # not final: a character cut at the end waits
+    except UnicodeDecodeError:
+        text = None
+    if text is not None and decoder.getstate()[0]:
+        # The first bytes of a character: one only a string can hold.
+        text += "\ufffd"
+    found = None if text is None else _object_prefix(text)
+    if found is None:
+        raise BadInput(f"{where}: the last line has no newline and is not the beginning of a "
+                       "line this tool writes, so this is not a file it wrote; nothing was "
+                       "changed (name another file)")
+    return TornLine(number, offset, loads(text, where) if found == "whole" else None)
+
+
+def cut_torn(path, torn):
+    """Cut the torn line off ``path``: the file ends with its last whole line."""
+    with open(path, "r+b") as fh:
+        fh.truncate(torn.offset)
+
+
+# A torn line's tokens, with JSON's white space before each: a string
+# (unclosed only at the end), a number, a word (true, false, null or, at the
+# end, the start of one), a mark; the end. _token_ok holds each to JSON.
+_TOKEN = re.compile(r'[ \t\r]*(?:(?P<string>"(?:[^"\\]|\\.)*(?:"|\\?\Z))'
+                    r'|(?P<number>[-0-9][-+.eE0-9]*)|(?P<word>[a-z]+)|(?P<mark>[][{}:,])'
+                    r'|(?P<end>\Z))', re.S)
+_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"')
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_WORDS = ("true", "false", "null")
+# What completes a token cut at the end: a string cut after its backslash
+# takes \" and a quote, one cut in a \u escape the rest of its hex digits.
+_COMPLETIONS = {"string": ('"', '""', '0"', '00"', '000"', '0000"'), "number": ("0",)}
+# JSON's grammar as (state, token) -> state: "value" awaits a value, "item"
+# a value or ], "member" a key or }, "key" a key, "colon" the colon, and
+# after a value "next{" or "next[" a comma or the closing mark. The line
+# must open an object.
+_GRAMMAR = {("start", "{"): "member", ("member", "string"): "colon", ("key", "string"): "colon",
+            ("colon", ":"): "value", ("next{", ","): "key", ("next[", ","): "value",
+            ("member", "}"): "next", ("next{", "}"): "next",
+            ("item", "]"): "next", ("next[", "]"): "next"}
+for _awaits in ("value", "item"):
+    _GRAMMAR.update({(_awaits, "{"): "member", (_awaits, "["): "item",
+                     (_awaits, "string"): "next", (_awaits, "scalar"): "next"})
+
+
+def _object_prefix(text):
+    """``"whole"`` when ``text`` (no newline in it) is one JSON object,
+    ``"begun"`` when it is the beginning of one that more text could
+    complete, else None. Scanned token by token, without parsing."""
+    state, stack, pos = "start", [], 0
+    while True:
+        found = _TOKEN.match(text, pos)
+        if found is None or found.lastgroup == "end":
+            break
+        pos = found.end()
+        kind, token = found.lastgroup, found.group(found.lastgroup)
+        if not _token_ok(kind, token, pos == len(text)):
+            return None
+        step = token if kind == "mark" else ("string" if kind == "string" else "scalar")
+        state = _GRAMMAR.get((state + stack[-1] if state == "next" else state, step))
+        if state is None:
+            return None
+        if step in ("{", "["):
+            stack.append(step)
+        elif step in ("}", "]"):
+            stack.pop()
+            state = "next" if stack else "whole"
+    if found is None or state == "start":
+        return None
+    return "whole" if state == "whole" else "begun"
+
+
+def _token_ok(kind, token, last):
+    """True when ``token`` is one JSON takes, or, ``last`` in the text, the
+    beginning of one."""
+    if kind == "mark":
+        return True
+    if kind == "word":
+        return token in _WORDS or (last and any(word.startswith(token) for word in _WORDS))
+    endings = ("",) + (_COMPLETIONS[kind] if last else ())
+    full = _STRING if kind == "string" else _NUMBER
+    return any(full.fullmatch(token + ending) for ending in endings)

@@ -12,14 +12,16 @@ A case whose key (``key_of(line)``) is on a line of OUT, whatever its
 outcome, is not done again; a last line cut off by a crash is dropped and its
 case done again (jsonl.read_resumable); a line another run wrote, or one
 edited by hand, is refused by the script's ``belongs(where, line)``, and a
-key on two lines here, before anything is written. Left to the script: what
-a case and its record are, which failed, and what comes before or after.
+key on two lines here, before anything is written and before a torn line
+is cut: a file that is not the tool's own is never changed (read_done).
+Left to the script: what a case and its record are, which failed, and what
+comes before or after.
 """
 
 import os
 
 from .. import BadInput, cli
-from ..jsonl import LineWriter, dumps_line, read_resumable, write_atomic
+from ..jsonl import LineWriter, cut_torn, dumps_line, read_resumable, write_atomic
 from .progress import Progress
 
 
@@ -30,15 +32,28 @@ REDO = ".redo"
 
 
 def read_done(prog, path, key_of, belongs):
-    """``{key: line}`` of the lines already in ``path`` (none if it is not there)."""
+    """``{key: line}`` of the lines already in ``path`` (none if it is not there).
+
+    The file is changed only once it is known to be this tool's: every whole
+    line ``belongs`` and has a key of its own, and what follows the last
+    newline is the beginning of a record (a whole one belongs too). Only then
+    is a line torn by a crash cut off (said on stderr) and its case done
+    again; a refusal leaves the file byte for byte as it was."""
+    lines, torn = read_resumable(path)
     done = {}
-    for number, line in read_resumable(path, lambda message: cli.say(prog, message)):
+    for number, line in lines:
         where = f"{path}:{number}"
         belongs(where, line)
         key = key_of(line)
         if key in done:
             raise BadInput(f"{where}: {key} is already on an earlier line")
         done[key] = line
+    if torn is not None:
+        if torn.line is not None:
+            belongs(f"{path}:{torn.number}", torn.line)
+        cut_torn(path, torn)
+        cli.say(prog, f"{path}: the last line was cut off by an interrupted run; "
+                      "dropping it and doing that case again")
     return done
 
 

@@ -23,6 +23,19 @@ secret a server echoes back reaches no file and no line of stderr.
   The whole stretch is replaced, escapes and all, so that no reading of the
   result spells the secret.
 
+``redact_bytes(data, secrets)`` does the same for bytes that are not UTF-8
+text (a body kept as base64): each form as UTF-8 or Latin-1 bytes, and every
+escaped spelling, read from the bytes one character a byte (an escape is
+ASCII, whatever the encoding around it). ``reach(secrets)`` is how many
+bytes the longest spelling found can take: a caller that cuts a text (a body
+over its size cap) redacts that much past the cut too, then cuts, so that no
+part of a secret the cut would halve is kept (evalkit/asking/http.py).
+
+``redact_userinfo(text)`` replaces the user:password of every URL in a text
+(``http://user:pw@host/`` becomes ``http://[redacted]@host/``): a base URL
+from the environment may carry one, and it is in no list of secrets. The
+whole of it goes, the user too: a token is often passed as the user alone.
+
 What it does not do: find a secret split across two strings that a reader
 joins (two text blocks of one Anthropic reply, say), or spelled in another
 case, base64 or any other encoding. Secrets shorter than ``MIN_SECRET``
@@ -39,7 +52,16 @@ MIN_SECRET = 4
 # Escapes within escapes: a reply's JSON text (1) inside the JSON body (2),
 # with a percent-encoded URL in it (3). Deeper nesting is no wire format.
 LEVELS = 3
+# The most characters an escape of one character takes (``&#1114111;``,
+# ``&#x10FFFF;``). So a spelling escaped_spans finds of a secret of n
+# characters takes at most n * LONGEST_ESCAPE ** LEVELS bytes (an escape is
+# ASCII, a byte a character); a form matched as it is takes far fewer (at
+# most 16 a character: Python's repr of four UTF-8 bytes).
+LONGEST_ESCAPE = 10
 _PERCENT = re.compile(r"%[0-9A-F]{2}")
+# The user:password of a URL: what stands between "//" and the last "@" before
+# the host ends (urllib.parse's split, which takes the last "@").
+_USERINFO = re.compile(r"(?<=//)[^/?#\s]+@")
 # One escaped character: JSON's \uXXXX and \" \\ \/ \b \f \n \r \t; a
 # percent-encoded ASCII byte; an HTML decimal or hexadecimal reference.
 _ESCAPE = re.compile(r'\\u[0-9a-fA-F]{4}|\\["\\/bfnrt]|%[0-7][0-9a-fA-F]'
@@ -102,11 +124,40 @@ def redact(text, secrets):
 
 
 def redact_bytes(data, secrets):
-    """``data`` with every form of each secret replaced, byte for byte: the
-    part of ``redact`` that holds for bytes in any encoding."""
+    """``data`` (bytes in any encoding) with every secret of ``secrets``
+    replaced by ``[redacted]``: each form (``secret_forms``) as UTF-8 and as
+    Latin-1 bytes, then every stretch that spells a secret through escapes,
+    as ``redact`` finds them in text."""
+    secrets = usable(secrets)
+    if not secrets:
+        return data
+    blank = REDACTED.encode("ascii")
     for form in forms_of(secrets):
-        data = data.replace(form.encode("utf-8"), REDACTED.encode("ascii"))
+        for encoding in ("utf-8", "latin-1"):
+            try:
+                data = data.replace(form.encode(encoding), blank)
+            except UnicodeEncodeError:
+                pass  # a form Latin-1 cannot spell is not in Latin-1 bytes either
+    # Latin-1 reads each byte as one character, so the stretches found in
+    # the text are the same stretches of the bytes.
+    spans = escaped_spans(data.decode("latin-1"), secrets)
+    for start, end in reversed(_merged(spans)):
+        data = data[:start] + blank + data[end:]
     return data
+
+
+def redact_userinfo(text):
+    """``text`` with the user:password of each URL in it replaced by
+    ``[redacted]`` (the module's docstring); None stays None."""
+    return None if text is None else _USERINFO.sub(REDACTED + "@", str(text))
+
+
+def reach(secrets):
+    """The most bytes a spelling that ``redact`` or ``redact_bytes`` finds
+    of one of ``secrets`` can take (0 for none): how far past a cut a secret
+    begun before it can run (LONGEST_ESCAPE)."""
+    longest = max((len(secret) for secret in usable(secrets)), default=0)
+    return longest * LONGEST_ESCAPE ** LEVELS
 
 
 def escaped_spans(text, secrets):

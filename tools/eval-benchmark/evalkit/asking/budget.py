@@ -53,6 +53,15 @@ is not written).
   to 9/8 of the last pace 1.54 to 1.59 (1.46 to 1.47), and no pace at all,
   only the 429s not counted against the attempts, 1.94 (1.43) with 232 (690)
   answered 429.
+  Two limits keep the pace sane when a provider answers nothing but 429
+  (an outage, or a Retry-After of ``nan`` or a date past, which leave the
+  retry to the backoff). A 429 to an attempt whose call made the request
+  before it too (no other call started between: a call retrying alone)
+  lengthens the pace from the pace itself, not from the spacing it met:
+  that spacing was the call's own retry wait, the server's ask or a backoff
+  that already grows, and doubling that on every attempt made the pace,
+  and the call, grow without end (the twentieth attempt of a call that met
+  only 429s waited days). And the pace never passes ``MAX_PACE``.
 
 These two need no flag: without ``--rpm`` a run finds the provider's rate by
 itself, from 10 requests a minute up (at 60, 120 and 1,200 a minute in make
@@ -63,7 +72,9 @@ Both buckets and the pace are reservations (GCRA): each attempt, under a
 lock, takes its place in the queue and is told how long to wait; it then
 waits outside the lock. So waits are first come, first served, and a test can
 replace the clock and the sleep. The time each attempt waited is recorded on
-it as ``waited_ms`` (providers/base.py).
+it as ``waited_ms`` (providers/base.py). The part of it that the pace held
+an attempt after its own call's previous request (``Ticket.own_s``) is that
+call's retrying, not the run's queue: the call's time counts it.
 
 The rates come from the flags, else from the environment per provider:
 ``OPENAI_RPM`` / ``OPENAI_TPM``, ``ANTHROPIC_RPM`` / ``ANTHROPIC_TPM``,
@@ -113,6 +124,11 @@ PRICE_FILE = {"format": (1,),
 PACE_STEP = 9 / 8
 PACE_RELAX = 1 / 128
 MIN_PACE = 0.01
+# The longest pace: one request a minute, the longest wait the SDKs honour.
+# A provider that takes fewer is no rate to learn but an outage (or a rate
+# to give with --rpm); past it a pace only stretched the run, to days
+# between attempts after twenty 429s.
+MAX_PACE = 60.0
 
 
 class CallLimitReached(Exception):
@@ -227,9 +243,13 @@ class Limiter:
         self.floor = 0.0     # 9/8 of the pace before the last rise: shortening slows down there
         self.replied = False  # an attempt got its reply since the pace last rose
         self.starts = collections.deque(maxlen=9)  # when the last nine requests start
+        self.last_call = None  # the call of the last request (acquire's ``call``)
         self.rises = 0
 
-    def acquire(self, estimate=0):
+    def acquire(self, estimate=0, call=None):
+        """``call``: any object that stands for the call the attempt is
+        one of (None: unknown), so that its retries are told from the
+        requests of other calls (the module's docstring)."""
         start = self.clock()
         with self.state:
             while self.in_flight >= int(self.limit):
@@ -237,12 +257,16 @@ class Limiter:
             self.in_flight += 1
             self.sent += 1
             ticket = Ticket(self.sent, estimate)
+            ticket.retry = call is not None and call is self.last_call
+            self.last_call = call
             wait = self.requests.reserve(1) if self.requests else 0.0
             if self.tokens:
                 wait = max(wait, self.tokens.reserve(estimate))
             now = self.clock()
             at = now + wait
             if self.starts and at < self.starts[-1] + self.pace:
+                if ticket.retry:
+                    ticket.own_s = self.starts[-1] + self.pace - at
                 at = self.starts[-1] + self.pace
                 ticket.paced = True
             self.starts.append(at)
@@ -261,7 +285,7 @@ class Limiter:
                 if ticket.number <= self.cut_at:
                     pass  # sent before the last cut or rise: that overload was answered
                 elif self.pacing:
-                    self._lengthen_pace()
+                    self._lengthen_pace(ticket.retry)
                 else:
                     self._cut()
             else:
@@ -290,12 +314,16 @@ class Limiter:
         self.successes = 0
         self.cuts += 1
 
-    def _lengthen_pace(self):
+    def _lengthen_pace(self, retry=False):
+        """``retry``: the 429 answered a call retrying alone, whose spacing
+        was its own retry wait: the pace grows from itself (the module's
+        docstring)."""
         starts = self.starts
-        spacing = (starts[-1] - starts[0]) / (len(starts) - 1) if len(starts) > 1 else 0.0
+        spacing = (starts[-1] - starts[0]) / (len(starts) - 1) \
+            if len(starts) > 1 and not retry else 0.0
         met = max(self.pace, spacing, MIN_PACE)
         self.floor = self.pace * PACE_STEP
-        self.pace = met * (PACE_STEP if self.replied else 2)
+        self.pace = min(MAX_PACE, met * (PACE_STEP if self.replied else 2))
         self.replied = False
         self.cut_at = self.sent
         self.rises += 1
@@ -307,6 +335,8 @@ class Ticket:
         self.estimate = estimate
         self.waited_s = 0.0
         self.paced = False  # held back by the pace
+        self.retry = False  # its call made the request before it too
+        self.own_s = 0.0    # of waited_s, what the pace held it after that request
 
 
 def rates(args, provider, environ):

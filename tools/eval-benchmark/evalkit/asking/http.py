@@ -31,17 +31,29 @@ environment variable.
 Secrets never reach a file or a message: the ``secrets`` given with a
 request (the caller's explicit list: a provider's keys, a target profile's
 ``{env:NAME}`` values) are replaced by ``[redacted]`` in the response's
-headers and body, escaped or not, and in the error text (evalkit/redaction.py).
-A redacted response is marked ``redacted``: the one change ever made to what
-was received.
+headers, names and values (a name in lower case too: names are kept so), and
+body, escaped or not, text or not, and in the error text
+(evalkit/redaction.py). A body over the size cap is read a little past it
+(redaction.reach: as far as a secret's longest spelling) and redacted whole
+before it is cut, so a secret the cut would halve leaves no part of itself in
+what is kept: redacting after the cut would keep the part before it, and
+redacting any end of the text that begins a secret would also take ordinary
+text that happens to begin one. A redacted response is marked ``redacted``:
+the one change ever made to what was received.
+
+A response that HTTP does not frame (a Content-Length that is not ASCII
+digits, such as ``²``) is no response: its attempt says ``bad HTTP
+response`` and what was wrong, as for a status line that is not HTTP.
 
 What it does not do: keep connections alive, follow redirects, retry (the
-caller decides), read more than ``cap`` bytes of a body, or cut off a TLS
-handshake that trickles (the watch gets the socket once the handshake is
-done; until then each read waits at most the timeout).
+caller decides), read more than ``cap`` bytes of a body (and, with secrets,
+the reach past it that redaction needs), or cut off a TLS handshake that
+trickles (the watch gets the socket once the handshake is done; until then
+each read waits at most the timeout).
 """
 
 import base64
+import codecs
 import re
 import socket
 import threading
@@ -52,12 +64,15 @@ import urllib.request
 from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
-from ..redaction import redact, redact_bytes
+from ..redaction import reach, redact, redact_bytes
 
 DEFAULT_CAP = 2 * 1024 * 1024
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
 # What a URL carries before its path: scheme and host (urllib's own split).
 _AUTHORITY = re.compile(r"^[^:/?#]*:?//[^/?#]*")
+# A Content-Length as HTTP writes it (RFC 9110 8.6): ASCII digits, nothing
+# else; str.isdigit() takes "²" too, which int() refuses.
+_LENGTH = re.compile(r"[0-9]+")
 
 
 def _is_loopback(host):
@@ -212,47 +227,69 @@ class _Unsendable(Exception):
     """A header or the URL holds what HTTP cannot carry (request_problem)."""
 
 
+class _Unframed(Exception):
+    """The response's head does not say how long its body is in a way HTTP
+    allows: a malformed reply, however much of it came."""
+
+
 def utc_now():
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def _read_capped(resp, cap, deadline):
-    """Read at most cap + 1 bytes before the deadline; ``(bytes, truncated)``.
-    A read blocked at the deadline is ended by the request's watch."""
+def _read_capped(resp, cap, deadline, past=0):
+    """Read at most ``cap + max(past, 1)`` bytes before the deadline;
+    ``(bytes, truncated)``, truncated when there were more than ``cap``:
+    what was read past the cap is returned too, for body_record to redact
+    before it cuts. A read blocked at the deadline is ended by the
+    request's watch."""
     chunks = []
     size = 0
-    while size <= cap:
+    most = cap + max(past, 1)
+    while size < most:
         if time.monotonic() >= deadline:
             raise TimeoutError("timed out while reading the body")
-        chunk = resp.read1(min(65536, cap + 1 - size))
+        chunk = resp.read1(min(65536, most - size))
         if not chunk:
             break
         chunks.append(chunk)
         size += len(chunk)
     data = b"".join(chunks)
-    if len(data) > cap:
-        return data[:cap], True
-    return data, False
+    return data, len(data) > cap
 
 
-def body_record(data, truncated, secrets=()):
+def body_record(data, truncated, secrets=(), cap=None):
     """The body exactly as received: text when it is UTF-8, else base64;
     except that a secret in it (a site that echoes its token back, say,
     plain or escaped) is replaced by ``[redacted]`` and ``redacted`` is
-    true: a secret reaches no file (evalkit/redaction.py). ``bytes`` is the
-    size as received."""
-    record = {"bytes": len(data), "truncated": truncated}
-    kept = redact_bytes(data, secrets)
+    true: a secret reaches no file (evalkit/redaction.py). A body cut off
+    (``truncated``) keeps its first ``cap`` bytes; ``data`` may run past
+    them, and is redacted whole before the cut (the module's docstring).
+    ``bytes`` is the size as received, at most ``cap``."""
+    cap = len(data) if cap is None else cap
+    record = {"bytes": min(len(data), cap), "truncated": truncated}
+    kept = _redacted(data, truncated, secrets)[:cap]
     try:
-        record["body"] = redact(kept.decode("utf-8"), secrets)
+        record["body"] = kept.decode("utf-8")
         record["body_base64"] = None
-        kept = record["body"].encode("utf-8")
-    except UnicodeDecodeError:
+    except UnicodeDecodeError:  # not UTF-8, or cut inside a character
         record["body"] = None
         record["body_base64"] = base64.b64encode(kept).decode("ascii")
-    if kept != data:
+    if kept != data[:cap]:
         record["redacted"] = True
     return record
+
+
+def _redacted(data, truncated, secrets):
+    """``data`` without its secrets: as UTF-8 text when it is text, which
+    also finds a secret spelled with characters outside ASCII however it is
+    escaped, else byte for byte. A body cut off may end inside a character:
+    those last bytes are kept as they are (they lie past the cut)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        text = decoder.decode(data, final=not truncated)
+    except UnicodeDecodeError:
+        return redact_bytes(data, secrets)
+    return redact(text, secrets).encode("utf-8") + decoder.getstate()[0]
 
 
 def _named(exc, name):
@@ -318,6 +355,8 @@ def _describe(exc):
         exc = exc.reason if isinstance(exc.reason, BaseException) else exc
     if isinstance(exc, _Unsendable):
         return str(exc)
+    if isinstance(exc, _Unframed):
+        return f"bad HTTP response: {exc}"
     if isinstance(exc, ConnectionRefusedError):
         return "connection refused"
     # RemoteDisconnected is a ConnectionResetError: asked first.
@@ -338,6 +377,38 @@ def _describe(exc):
     if _named(exc, "HTTPException"):
         return f"bad HTTP response: {type(exc).__name__}"
     return f"{type(exc).__name__}: {exc}"
+
+
+def _check_length(headers, payload, truncated):
+    """_Unframed when the Content-Length is not ASCII digits (RFC 9112
+    6.3: such a response is discarded); _BodyCutOff when a body read whole
+    is shorter than it says. A body cut off by the network is no response at
+    all, so the caller retries it like a refused connection."""
+    declared = headers.get("Content-Length")
+    if declared is None or "chunked" in (headers.get("Transfer-Encoding") or "").lower():
+        return  # chunked: the chunks frame the body, whatever the length says
+    value = declared.strip()
+    if not _LENGTH.fullmatch(value):
+        shown = value if len(value) <= 20 else value[:20] + "..."
+        raise _Unframed(f"a Content-Length of {shown!r}, not a number of bytes "
+                        "(ASCII digits)")
+    if not truncated and int(value) != len(payload):
+        raise _BodyCutOff(f"{len(payload)} of {int(value)} bytes")
+
+
+def _head(headers, secrets):
+    """``(received, kept)``: the response's headers by lower-case name,
+    Set-Cookie left out, as received and without the secrets. A name may
+    spell a secret too (a server that echoes it as a header of its own); it
+    is redacted as received and in lower case, as it is kept."""
+    lower = [secret.lower() for secret in secrets or () if isinstance(secret, str)]
+    received, kept = {}, {}
+    for name, value in headers.items():
+        if name.lower() == "set-cookie":
+            continue
+        received[name.lower()] = value
+        kept[redact(redact(name, secrets).lower(), lower)] = redact(value, secrets)
+    return received, kept
 
 
 def send(method, url, headers, data, timeout, cap=DEFAULT_CAP, secrets=()):
@@ -389,20 +460,14 @@ def _exchange(method, url, headers, data, watch, deadline, cap, secrets):
             resp = exc  # an error status still has headers and a body worth keeping
         with resp:
             status = resp.status
-            payload, truncated = _read_capped(resp, cap, deadline)
+            payload, truncated = _read_capped(resp, cap, deadline, reach(secrets))
             watch.finish()
         if watch.why:  # cut off: what was read may be any part of the body
             raise TimeoutError(watch.why)
-        received = {k.lower(): v for k, v in resp.headers.items() if k.lower() != "set-cookie"}
-        head = {k: redact(v, secrets) for k, v in received.items()}
-        # A body cut off by the network is no response at all (response
-        # stays None), so the caller retries it like a refused connection.
-        declared = resp.headers.get("Content-Length")
-        if not truncated and declared and declared.strip().isdigit() \
-                and int(declared) != len(payload):
-            raise _BodyCutOff(f"{len(payload)} of {int(declared)} bytes")
+        _check_length(resp.headers, payload, truncated)
+        received, head = _head(resp.headers, secrets)
         response = {"status": status, "headers": dict(sorted(head.items()))}
-        response.update(body_record(payload, truncated, secrets))
+        response.update(body_record(payload, truncated, secrets, cap))
         if head != received:
             response["redacted"] = True
         if truncated:

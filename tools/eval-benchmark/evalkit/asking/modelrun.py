@@ -16,6 +16,7 @@ continuing OUT, resume.py's.
 import os
 
 from .. import BadInput
+from ..redaction import redact_userinfo
 from ..scenario.corpus import Corpus, beside as corpus_beside
 from ..scenario.scenarios import user_text
 from ..textmatch import visible
@@ -72,8 +73,10 @@ class Generator:
             self.account = budget.account(rawline.PROG, self.client, args, self.provider,
                                           self.model, args.concurrency, os.environ)
             self.prompt = prompts.load(args.prompt)
+            # The base URL as recorded: a user:password in it (a proxy's, say) is
+            # a secret the raw line must not carry.
             self.target = {"kind": "model", "provider": self.provider, "model": self.model,
-                           "url": getattr(self.client, "base", None)}
+                           "url": redact_userinfo(getattr(self.client, "base", None))}
             self.corpus = None
             if args.context == "corpus":   # a retrieval-augmented assistant: another variant
                 self.target["context"] = "corpus"

@@ -19,6 +19,7 @@ import urllib.parse
 from functools import partial
 
 from .. import BadInput
+from ..redaction import redact_userinfo
 from ..responses import derive
 from . import http, rawline
 from .runner import run_jobs
@@ -66,18 +67,22 @@ class Site:
         if not self.url:
             raise BadInput("no endpoint: pass --endpoint URL, set BENCH_ENDPOINT, "
                            "or give a target profile with a url")
+        # The endpoint as lines and messages show it: a user:password in the
+        # URL is a secret no file or message may carry (redaction.py).
+        self.shown = redact_userinfo(self.url)
         parts = urllib.parse.urlsplit(self.url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise BadInput(f"endpoint {self.url!r}: not an http:// or https:// URL with a host")
+            raise BadInput(f"endpoint {self.shown!r}: not an http:// or https:// URL with a host")
         self.target = dict({key: self.profile[key] for key in
                             ("kind", "name", "response", "version_header")},
-                           url=self.url, provider=None, model=None)
+                           url=self.shown, provider=None, model=None)
         self.run = rawline.run_block(args, qset)
 
     def request(self, question):
         """``(send() -> (attempt, response), the request as the line records it)``."""
         widget_key = self.qset.sites[question["lang"]]["widget_key"]
         sent, recorded, secrets = build_request(self.profile, self.url, question, widget_key)
+        recorded["url"] = redact_userinfo(recorded["url"])
         data = None if sent["body"] is None else \
             json.dumps(sent["body"], ensure_ascii=False).encode("utf-8")
         return partial(http.send, sent["method"], sent["url"], sent["headers"], data,
@@ -122,10 +127,10 @@ class Site:
             bare = urllib.parse.urlsplit(self.url).path in ("", "/")
             hint = " (the URL has no path: the query endpoint usually has one, such as " \
                    "/api/query for the reference assistant)" if bare else ""
-            raise BadInput(f"endpoint {self.url}: {why} to a test question{hint}; "
+            raise BadInput(f"endpoint {self.shown}: {why} to a test question{hint}; "
                            "nothing was asked")
         problem = derive(response, self.profile["response"])["problem"]
         if problem is not None:
-            raise BadInput(f"endpoint {self.url}: HTTP 200, but not in the shape of the target "
+            raise BadInput(f"endpoint {self.shown}: HTTP 200, but not in the shape of the target "
                            f"profile {self.args.target or DEFAULT_PROFILE} ({problem}); "
                            "nothing was asked")

@@ -18,12 +18,36 @@ from .retry import Policy
 
 # Shapes of keys that must never reach a message, even when an API echoes them.
 _KEYLIKE = re.compile(r"\b(sk-[A-Za-z0-9_\-]{6,}|sk-ant-[A-Za-z0-9_\-]{6,}|A[SK]IA[0-9A-Z]{12,})")
+# A call that waits longer than this without a word says so on stderr: what
+# it met, how long it has spent of the time it may take, when it tries again.
+SAY_EVERY = 30.0
 
 
 def redact(text, secrets):
     """``text`` without any of ``secrets`` in any form or escape
-    (redaction.redact), nor anything shaped like a key."""
-    return _KEYLIKE.sub("[redacted]", redaction.redact(str(text), secrets))
+    (redaction.redact), nor anything shaped like a key, nor a URL's
+    user:password."""
+    text = _KEYLIKE.sub("[redacted]", redaction.redact(str(text), secrets))
+    return redaction.redact_userinfo(text)  # a hint may quote a base URL whole
+
+
+class CallClock:
+    """The time of one call, as ``max_total_s`` counts it: since it
+    started, less the time the limiter held its attempts behind other calls
+    and the run's rates (``queued``; budget.Ticket: of a ticket's wait,
+    ``own_s``, the pace after the call's own previous request, is the
+    call's). ``said``: when stderr last heard of the call, ``heard``
+    whether it did. The object is also the call's identity for the
+    limiter."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.start = self.said = clock()
+        self.queued = 0.0
+        self.heard = False
+
+    def spent(self):
+        return self.clock() - self.start - self.queued
 
 
 class Client:
@@ -118,35 +142,36 @@ class Client:
         estimate = len(data) // 4  # a rough count of the prompt's tokens, for --tpm
         attempts = []
         rng = self.policy.rng()
-        start = time.monotonic()
+        call = CallClock(time.monotonic)
         try:
             while True:
                 doc, raw, usage, wait = self.attempt(url, headers_for_attempt, data, timeout,
-                                                     estimate, attempts, rng, start)
+                                                     estimate, attempts, rng, call)
                 if wait is None:
                     self.meter.ended(usage)
                     return doc, raw, attempts, usage
-                if wait.long:
-                    self.say(redact(self.long_wait_line(url, attempts[-1]["status"], wait),
-                                    self.secrets))
+                self.say_waiting(url, attempts, wait, call)
                 self.sleep(wait.seconds)
-        except ProviderError:
+        except ProviderError as exc:
             self.meter.ended(None)
+            if call.heard:  # stderr heard it was waiting: it hears the end too
+                self.say(str(exc))
             raise
         except http.Interrupted:  # Ctrl-C came before the next attempt went
             self.meter.ended(None)
             raise self.interrupted(url, attempts) from None
 
-    def attempt(self, url, headers_for_attempt, data, timeout, estimate, attempts, rng, start):
+    def attempt(self, url, headers_for_attempt, data, timeout, estimate, attempts, rng, call):
         """One attempt: ``(document, raw, usage, None)`` on success, ``(..., wait)``
-        to try again; a ProviderError when not."""
+        to try again; a ProviderError when not. ``call``: the call's CallClock."""
         sent_headers = headers_for_attempt(url, data)
         unsendable = http.request_problem(url, sent_headers)
         if unsendable:  # the same for every attempt and call: never sent, never retried
             raise FatalProviderError(redact(f"{self.name}: {unsendable}; nothing was sent "
                                             f"({self.where(url)})", self.secrets), attempts)
-        ticket = self.limiter.acquire(estimate) if self.limiter else None
+        ticket = self.limiter.acquire(estimate, call) if self.limiter else None
         waited = ticket.waited_s if ticket else 0.0
+        call.queued += waited - (ticket.own_s if ticket else 0.0)
         throttled, tokens = False, None
         try:
             attempt, response = http.send("POST", url, sent_headers, data, timeout,
@@ -166,7 +191,7 @@ class Client:
         if response is None and attempt["error"] == "interrupted":
             raise self.interrupted(url, attempts)
         failure, wait = self.failure_and_wait(response, status, raw, attempts, rng)
-        why_not = self.why_not_again(failure, wait, attempts, time.monotonic() - start)
+        why_not = self.why_not_again(failure, wait, attempts, call.spent())
         attempt["retry_in_s"] = None if why_not is not None else round(wait.seconds, 3)
         if why_not is not None:
             raise self.error(url, attempt, failure, why_not, attempts, raw)
@@ -205,17 +230,45 @@ class Client:
                 f"usual {self.policy.retry_after_cap:g} s; waiting as asked (at most "
                 f"{self.policy.retry_after_max:g} s) ({self.where(url)})")
 
-    def why_not_again(self, failure, wait, attempts, elapsed):
+    def say_waiting(self, url, attempts, wait, call):
+        """A line on stderr before a retry's wait that is over the usual
+        cap (``long_wait_line``), or that would leave the call SAY_EVERY
+        seconds or more without a word: a call meeting only 429s takes
+        minutes, and a run that says nothing meanwhile looks hung."""
+        last = attempts[-1]
+        if wait.long:
+            line = self.long_wait_line(url, last["status"], wait)
+        elif call.clock() + self.next_gap(wait) - call.said >= SAY_EVERY:
+            what = f"HTTP {last['status']}" if last["status"] else last["error"]
+            line = (f"{self.name}: {what} on attempt {len(attempts)}, "
+                    f"{call.spent():.0f} s spent of the {self.policy.max_total_s:g} s one call "
+                    f"may take; trying again in {self.next_gap(wait):.1f} s "
+                    f"({self.where(url)})")
+        else:
+            return
+        call.said, call.heard = call.clock(), True
+        self.say(redact(line, self.secrets))
+
+    def next_gap(self, wait):
+        """The least time before the next attempt goes: the retry's wait,
+        or the limiter's pace when that is longer (it is counted against the
+        call when the call retries alone, which is what is assumed)."""
+        return max(wait.seconds, self.limiter.pace if self.limiter else 0.0)
+
+    def why_not_again(self, failure, wait, attempts, spent):
         """None to try again, else the note for the message ("" for none).
 
         With a limiter (every script's run has one: budget.account), a 429
         is not one of the policy's ``max_attempts``: it says the run is over
         the provider's rate, which the limiter answers by slowing down, not
         that the call fails. Such a call is bounded by time instead:
-        ``max_total_s`` of its attempts and of the waits the server asked
-        for, not counting the time the limiter held its attempts back
-        (``waited_ms``: the run's own queue, as long as its calls divided by
-        its rate)."""
+        ``max_total_s`` of its attempts, of the waits the server asked for
+        (or the backoff) and of the pace that held it after its own previous
+        attempt; ``spent`` (CallClock) leaves out only the time the limiter
+        held it behind other calls and the run's rates (the run's own queue,
+        as long as its calls divided by its rate). The next attempt is not
+        made when the time until it goes (``next_gap``) would pass
+        ``max_total_s``, so a call ends within it."""
         if not failure.retryable:
             return ""
         if wait.refused:
@@ -226,11 +279,11 @@ class Client:
         if tries >= self.policy.max_attempts:
             return f"gave up after {tries} attempts" + \
                 (f" besides {throttled} answered 429" if throttled else "")
-        spent = elapsed - sum(a.get("waited_ms") or 0 for a in attempts) / 1000
-        if spent + wait.seconds > self.policy.max_total_s:
+        gap = self.next_gap(wait)
+        if spent + gap > self.policy.max_total_s:
             return (f"gave up after {len(attempts)} attempts"
                     f"{f' ({throttled} answered 429)' if throttled else ''}: waiting "
-                    f"{round(wait.seconds, 1):g} s more would pass the {self.policy.max_total_s:g} s "
+                    f"{round(gap, 1):g} s more would pass the {self.policy.max_total_s:g} s "
                     "one call may take")
         return None
 

@@ -26,6 +26,7 @@ import re
 import socket
 import tempfile
 import threading
+import types
 import unittest
 from http.server import BaseHTTPRequestHandler
 from unittest import mock
@@ -34,6 +35,7 @@ from tests import support
 from tests.model_servers import ModelServer
 from tests.support import FIXTURES, HANG, LoopbackServer, call_main, read_lines
 
+import atomize  # noqa: E402
 import run  # noqa: E402
 from evalkit.asking import http  # noqa: E402
 
@@ -273,6 +275,11 @@ class PasswordInTheURL(LeakCase):
         (line,) = read_lines(out)
         self.assertEqual(line["target"]["url"], f"http://[redacted]@127.0.0.1:{port}/v1")
         self.assert_nowhere(PASSWORD)
+
+    def test_atomize_records_the_evaluator_s_url_without_it(self):
+        client = types.SimpleNamespace(base=f"http://user:{PASSWORD}@127.0.0.1:9/v1")
+        record = atomize.run_record(types.SimpleNamespace(raw="raw.jsonl"), client, None)
+        self.assertEqual(record["url"], "http://[redacted]@127.0.0.1:9/v1")
 
     def test_an_endpoint_with_a_password_is_recorded_and_shown_without_it(self):
         url = f"http://user:{PASSWORD}@127.0.0.1:9/api/query"

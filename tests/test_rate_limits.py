@@ -336,8 +336,9 @@ class Attempts(unittest.TestCase):
 
     def test_a_call_that_meets_only_429s_is_bounded_by_time_with_the_reason(self):
         # Waits of 0.2 s asked, 0.5 s a call: after the third attempt, 0.4 s
-        # spent and 0.2 s more would pass it. The limiter's own waits (its
-        # pace) are not counted: they are the run's queue.
+        # spent and 0.2 s more would pass it. The limiter's waits behind
+        # other calls are not counted (the run's queue); its pace after the
+        # call's own attempt is (budget.Ticket.own_s).
         # On a clock that only the waits move: the time the requests take on
         # this machine is not what is counted here.
         clock = Clock()

@@ -64,6 +64,7 @@ from evalkit.families import same_family  # noqa: E402
 from evalkit.fields import check_format, wrong_field  # noqa: E402
 from evalkit.jsonl import iter_jsonl  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
+from evalkit.redaction import redact_userinfo  # noqa: E402
 from evalkit.responses import answer_text  # noqa: E402
 from evalkit.scenario.scenarios import load_scenarios, place_of  # noqa: E402
 from evalkit.textmatch import visible  # noqa: E402
@@ -320,7 +321,9 @@ def run_record(args, client, cases):
     commit, dirty = git_state()
     return {"run_id": uuid.uuid4().hex, "tool": PROG, "tool_version": VERSION,
             "git_commit": commit, "git_dirty": dirty, "python": python_version(),
-            "raw_file": os.path.basename(args.raw), "url": getattr(client, "base", None),
+            "raw_file": os.path.basename(args.raw),
+            # A user:password in the base URL is a secret: never in a line.
+            "url": redact_userinfo(getattr(client, "base", None)),
             "cases_sha256": cases.sha256 if cases else None}
 
 

@@ -28,8 +28,9 @@ earns another 429. A longer wait is not made: the call fails with the reason.
 A call has at most ``max_attempts`` attempts (5) and ``max_total_s`` (300 s).
 In a run, whose limiter answers a 429 by slowing the run down (budget.py), a
 429 is not one of the attempts: while the run learns the provider's rate, a
-call is bounded by the time alone, which counts its attempts and the waits
-asked, not the time the limiter held it back (providers/base.py,
+call is bounded by the time alone, which counts its attempts, the waits
+asked and the pace that held it after its own previous attempt, not the time
+the limiter held it behind other calls or the run's rates (providers/base.py,
 ``why_not_again``).
 """
 

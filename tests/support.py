@@ -16,8 +16,10 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import unittest
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -55,6 +57,20 @@ def call_main(module, argv):
 
 
 PROVIDER_SELECTORS = ("BENCH_PROVIDER", "BENCH_MODEL", "PERMIT_AI_PROVIDER", "PERMIT_AI_MODEL")
+
+
+class TempDirCase(unittest.TestCase):
+    """A test with a folder of its own (``tmp``, removed after it; ``path``
+    names a file in it) and an environment of its own (isolate_environ)."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = tmp.name
+        isolate_environ(self)
+
+    def path(self, *parts):
+        return os.path.join(self.tmp, *parts)
 
 
 def isolate_environ(test):

@@ -24,7 +24,6 @@ import json
 import os
 import re
 import socket
-import tempfile
 import threading
 import types
 import unittest
@@ -151,18 +150,12 @@ class BadLengthServer:
                 self.served += 1
 
 
-class LeakCase(unittest.TestCase):
+class LeakCase(support.TempDirCase):
     def setUp(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.tmp = tmp.name
-        support.isolate_environ(self)
+        super().setUp()
         for var in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "BENCH_ENDPOINT"):
             os.environ.pop(var, None)
         self.printed = []
-
-    def path(self, name):
-        return os.path.join(self.tmp, name)
 
     def call(self, *argv):
         code, out, err = call_main(run, list(argv))

@@ -10,7 +10,6 @@ import io
 import json
 import os
 import shutil
-import tempfile
 import unittest
 
 from tests import support
@@ -37,16 +36,7 @@ COLLECTED = [{"id": case, "answer": answer, "collected_by": "A. Reviewer",
                                   ("fence", "Front fences may be 3.5 feet tall."))]
 
 
-class TmpTestCase(unittest.TestCase):
-    def setUp(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.tmp = tmp.name
-        support.isolate_environ(self)
-
-    def path(self, name):
-        return os.path.join(self.tmp, name)
-
+class TmpTestCase(support.TempDirCase):
     def make(self, name, data):
         with open(self.path(name), "wb") as fh:
             fh.write(data if isinstance(data, bytes) else data.encode("utf-8"))

@@ -11,9 +11,9 @@ import json
 import os
 import re
 import shutil
-import tempfile
 import unittest
 
+from tests import support
 from tests.support import FIXTURES, ROOT, call_main
 
 import publish  # noqa: E402
@@ -39,15 +39,7 @@ LONG = "x" * 200_000
 SHORT = 1500
 
 
-class Files(unittest.TestCase):
-    def setUp(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.tmp = tmp.name
-
-    def path(self, *parts):
-        return os.path.join(self.tmp, *parts)
-
+class Files(support.TempDirCase):
     def write_json(self, path, doc):
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
             json.dump(doc, fh)

@@ -19,7 +19,6 @@ server is a real one on 127.0.0.1.
 import contextlib
 import os
 import re
-import tempfile
 import types
 import unittest
 from email.utils import formatdate
@@ -40,12 +39,9 @@ KEY = "sk-test-SECRET123"
 THROTTLED_REPLIES = 300
 
 
-class AlwaysThrottled(unittest.TestCase):
+class AlwaysThrottled(support.TempDirCase):
     def setUp(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.tmp = tmp.name
-        support.isolate_environ(self)
+        super().setUp()
         for name in ("OPENAI_RPM", "OPENAI_TPM"):
             os.environ.pop(name, None)
 

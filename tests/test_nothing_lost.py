@@ -17,13 +17,14 @@ from tests.model_servers import ModelServer
 from tests.standins import model as standin_model
 from tests.support import FIXTURES, call_main, read_lines
 
+import agreement  # noqa: E402
 import ai_eval  # noqa: E402
 import atomize  # noqa: E402
 import audit_answers  # noqa: E402
 import run  # noqa: E402
 import score  # noqa: E402
 from evalkit import BadInput, cli, jsonl  # noqa: E402
-from evalkit.asking import resume  # noqa: E402
+from evalkit.asking import prompts, resume  # noqa: E402
 
 SCENARIOS = os.path.join(FIXTURES, "scenarios-mini.json")
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
@@ -279,6 +280,96 @@ class OutputsAreNotInputs(TmpTestCase):
             self.assertTrue(cli.same_file(self.path(other), raw), other)
         self.assertTrue(cli.same_file(self.path("new"), os.path.join(self.tmp, ".", "new")))
         self.assertFalse(cli.same_file(self.path("new"), raw))
+
+
+class NothingPassedOver(TmpTestCase):
+    """Found by a second outside tester: outputs into a folder read whole,
+    two outputs in one file, options one suite passes over, answers of the
+    agreement set counted twice or under another language."""
+
+    def scenario_run(self):
+        cases = self.copy(SCENARIOS, "scenarios.json")
+        for name in ("sources.json", "jargon.json"):
+            self.copy(os.path.join(FIXTURES, name), name)
+        raw = self.scenario_raw()
+        self.model_server(standin_model("openai", False))
+        atoms = self.path("atoms.jsonl")
+        code, _, err = call_main(atomize, [raw, atoms, "--cases", cases, "--provider", "openai",
+                                           "--model", "evaluator-x", "--quiet"])
+        self.assertEqual(code, 0, err)
+        return [cases, raw, atoms]
+
+    def test_score_writes_nothing_into_the_code_beside_the_scenarios(self):
+        run_files = self.scenario_run()
+        os.makedirs(self.path("code"))
+        self.copy(os.path.join(FIXTURES, "code-mini.json"), os.path.join("code", "city.json"))
+        for option in ("--json", "--out"):
+            for name in ("city.json", "new.json"):
+                with self.subTest(option=option, name=name):
+                    self.assert_refused(score, run_files + [option, self.path("code", name)],
+                                        "whose every file is read as an input")
+
+    def test_options_a_suite_does_not_read_are_refused(self):
+        run_files = self.scenario_run()
+        self.assert_refused(score, run_files + ["--csv", self.path("x.csv")],
+                            "--csv: not read by the scenario suite")
+        self.assert_refused(score, run_files + ["--publish", self.path("pub"),
+                                                "--out", self.path("x.md")],
+                            "--out: not with --publish")
+        self.assert_refused(score, [QUESTIONS, RAW, "--html-dir", self.path("pages")],
+                            "--html-dir: read by the scenario suite only")
+
+    def test_two_outputs_in_one_file(self):
+        self.assert_refused(score, [QUESTIONS, RAW, "--out", self.path("x"),
+                                    "--json", self.path("x")],
+                            "--json is the same file as --out")
+
+    def test_ai_eval_writes_no_result_among_its_prompts_or_corpus(self):
+        self.model_server()
+        base = ["--provider", "openai", "--model", "m", "--quiet"]
+        intake = ["intake", "--cases", os.path.join(AI, "intake-cases.json")] + base
+        self.assert_refused(ai_eval, intake + ["--output", os.path.join(prompts.PROMPTS_DIR,
+                                                                        "intake-v2.json")],
+                            "whose every file is read as an input")
+        corpus = self.path("corpus")
+        shutil.copytree(os.path.join(AI, "corpus"), corpus)
+        grounding = ["grounding", "--cases", os.path.join(AI, "grounding-cases.json"),
+                     "--corpus", corpus, "--rules", os.path.join(AI, "rules.json"),
+                     "--vocabulary", os.path.join(AI, "vocabulary.json")] + base
+        self.assert_refused(ai_eval, grounding + ["--output", os.path.join(corpus, "new.json")],
+                            "whose every file is read as an input")
+
+    def agreement_set(self, edit):
+        """A copy of the agreement set with ``edit(name, doc)`` applied."""
+        folder = self.path("agreement")
+        shutil.copytree(os.path.join(agreement.BENCH, "agreement"), folder)
+        for name in os.listdir(folder):
+            with open(os.path.join(folder, name), encoding="utf-8") as fh:
+                doc = json.load(fh)
+            edit(name, doc)
+            with open(os.path.join(folder, name), "w", encoding="utf-8") as fh:
+                json.dump(doc, fh, ensure_ascii=False)
+        return folder
+
+    def test_an_agreement_answer_counts_once_and_in_its_language(self):
+        def twice(name, doc):
+            if name == "agreement-en.json":
+                doc["answers"].append(doc["answers"][0])
+
+        def hebrew_in_english(name, doc):
+            if name == "agreement-en.json":
+                doc["answers"][0]["question"] = doc["answers"][0]["question"].replace("-en-",
+                                                                                      "-he-")
+
+        def empty(name, doc):
+            if name == "agreement-ru-2.json":
+                doc["answers"] = []
+        for edit, expected in ((twice, "is also in"), (hebrew_in_english, "is a question in he"),
+                               (empty, "at least one answer")):
+            with self.subTest(edit.__name__):
+                folder = self.agreement_set(edit)
+                self.assert_refused(agreement, ["--set", folder], expected)
+                shutil.rmtree(folder)
 
 
 class AsciiNumbers(TmpTestCase):

@@ -43,6 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import BadInput, cli, whole_number  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
+from evalkit.fields import shown  # noqa: E402
 from evalkit.jsonl import read_json  # noqa: E402
 from evalkit.rubric.measures import APPLIES, MEASURES  # noqa: E402
 from evalkit.jsonl import sha256_file  # noqa: E402
@@ -85,24 +86,42 @@ def load_answers(folder):
     it becomes a raw line: the refusal names the agreement file, never the
     raw line made of it. Each answer carries its ``part``."""
     answers = []
+    seen = {}  # answer id -> the file it first stood in: an answer counts once
     for (ending, part), lang in [(part, lang) for part in PARTS for lang in LANGS]:
         path = os.path.join(folder, f"agreement-{lang}{ending}.json")
-        doc = read_json(path)
-        if not isinstance(doc, dict) or not whole_number(doc.get("format")) or \
-                doc["format"] != 1 or not isinstance(doc.get("answers"), list):
-            raise BadInput(f"{path}: an agreement file is {{format: 1, answers: [...]}}")
-        for index, item in enumerate(doc["answers"]):
+        for index, item in enumerate(read_agreement_file(path, lang)):
             if not isinstance(item, dict) or not all(
                     isinstance(item.get(key), str) for key in ("id", "question", "answer")) or \
                     not isinstance(item.get("human"), dict) or \
                     not isinstance(item.get("sources"), list):
                 raise BadInput(f"{path}: answers[{index}]: needs id, question, answer, "
                                "sources and human")
-            problem = answer_problem(item)
+            problem = answer_problem(item) or twice_problem(item, seen)
             if problem:
                 raise BadInput(f"{path}: answers[{index}]: {problem}")
-            answers.append(dict(item, file=path, part=part))
+            seen[item["id"]] = path
+            answers.append(dict(item, file=path, part=part, file_lang=lang))
     return answers
+
+
+def read_agreement_file(path, lang):
+    """The answers of one agreement file: an object of format 1, its
+    ``lang`` the file name's, at least one answer."""
+    doc = read_json(path)
+    if not isinstance(doc, dict) or not whole_number(doc.get("format")) or \
+            doc["format"] != 1 or not isinstance(doc.get("answers"), list) or \
+            not doc["answers"] or doc.get("lang", lang) != lang:
+        raise BadInput(f"{path}: an agreement file is {{format: 1, lang: {lang!r}, "
+                       "answers: [...]}, at least one answer")
+    return doc["answers"]
+
+
+def twice_problem(item, seen):
+    """Why one answer would be counted twice (its id already stood in this
+    file or another), or None."""
+    if item["id"] in seen:
+        return f"id {shown(item['id'])} is also in {seen[item['id']]}: each answer counts once"
+    return None
 
 
 def answer_problem(item):
@@ -137,10 +156,15 @@ def score_answers(answers, question_files, rules_date):
     sets = siteqa.load_questions(question_files)
     owner = {q["id"]: qset for qset in sets for q in qset.questions}
     rounds = []
+    lang_of = {q["id"]: q["lang"] for qset in sets for q in qset.questions}
     for item in answers:
         if item["question"] not in owner:
             raise BadInput(f"{item['file']}: {item['id']}: {item['question']} is not a question "
                            "of the files given")
+        if lang_of[item["question"]] != item["file_lang"]:
+            # Its row would count under the question's language, not the file's.
+            raise BadInput(f"{item['file']}: {item['id']}: {item['question']} is a question in "
+                           f"{lang_of[item['question']]}, not in this file's language")
         for batch in rounds:
             if item["question"] not in batch:
                 batch[item["question"]] = item

@@ -241,13 +241,16 @@ def input_record(path):
 
 class Suite:
     """One suite's inputs: the cases, the prompts, the files they come from
-    (each with its sha256, and ``paths``, every file read), and the scorer
+    (each with its sha256; ``paths``, every file read; ``folders``, those
+    read whole), and the scorer
     of the raw lines."""
 
     def __init__(self, args, folder):
         # The cases first: a missing cases file is named as itself, not as
         # the vocabulary that is looked for beside it.
         self.inputs, self.paths = {}, []
+        # Folders read whole: every prompt version, every corpus document.
+        self.folders = [prompts.PROMPTS_DIR]
         self.read("cases", args.cases)
         vocab_path = args.vocabulary or os.path.join(folder, "vocabulary.json")
         self.vocabulary = Vocabulary(vocab_path)
@@ -265,6 +268,7 @@ class Suite:
             return
         corpus_dir = args.corpus or os.path.join(folder, "corpus")
         self.corpus = Corpus(corpus_dir)
+        self.folders.append(corpus_dir)
         rules_path = args.rules or os.path.join(folder, "rules.json")
         self.rules = Rules(rules_path, self.vocabulary, self.corpus)
         self.read("rules", rules_path)
@@ -366,6 +370,8 @@ def evaluate(args):
     # Neither file written may be one read: the result is made from --raw.
     cli.refuse_overwriting([("--output", args.output), ("--raw", raw_path)], suite.paths)
     cli.refuse_overwriting([("--output", args.output)], [raw_path])
+    for folder in suite.folders:  # a result among the prompts or the corpus documents
+        cli.refuse_writing_into([args.output, raw_path], folder)
     os.makedirs(os.path.dirname(os.path.abspath(raw_path)), exist_ok=True)
     try:
         out = resume.Output(

@@ -55,6 +55,18 @@ from evalkit.rubric.report import render_markdown, render_review_sheet  # noqa: 
 from evalkit.scenario.scenarios import load_scenarios  # noqa: E402
 
 PROG = "score.py"
+# The options only one suite reads: given to the other, each would be passed
+# over in silence, and the user would believe it applied.
+SITE_QA_ONLY = (("--reviews", "reviews"), ("--csv", "csv_out"), ("--html", "html_out"),
+                ("--history", "history"), ("--review-sheet", "review_sheet"),
+                ("--review-page", "review_page"), ("--reviews-to", "reviews_to"),
+                ("--rules-as-of", "rules_date"))
+SCENARIO_ONLY = (("--sources", "sources"), ("--jargon", "jargon"), ("--html-dir", "html_dir"),
+                 ("--publish", "publish"), ("--replace", "replace"), ("--example", "example"))
+# --publish writes the outputs itself, scored with the tables beside the
+# scenario file that it copies in: these would not be what it publishes.
+NOT_WITH_PUBLISH = (("--sources", "sources"), ("--jargon", "jargon"), ("--out", "out"),
+                    ("--json", "json_out"), ("--html-dir", "html_dir"))
 
 
 def parse_args(argv):
@@ -143,7 +155,19 @@ def scenario_inputs(files):
     return cases[0], scenarios, raws, atoms
 
 
+def refuse_options(args, options, why):
+    """Refuse, in one line, any of ``options`` ((flag, dest)) that was given."""
+    given = [flag for flag, dest in options if getattr(args, dest)]
+    if given:
+        raise BadInput(f"{', '.join(given)}: {why}")
+
+
 def score_scenarios(args):
+    refuse_options(args, SITE_QA_ONLY, "not read by the scenario suite (site-qa question "
+                                       "files only)")
+    if args.publish:
+        refuse_options(args, NOT_WITH_PUBLISH, "not with --publish, which writes every output "
+                                               "itself from the tables beside the scenario file")
     case, scenarios, raws, atoms = scenario_inputs(args.files)
     if args.publish:
         if args.example:
@@ -155,6 +179,10 @@ def score_scenarios(args):
     folder = os.path.dirname(case)
     sources = args.sources or os.path.join(folder, "sources.json")
     jargon = args.jargon or os.path.join(folder, "jargon.json")
+    # The city's code beside the scenario file is read whole (every .json of
+    # code/): an output there would replace a corpus or be read as one.
+    cli.refuse_writing_into([args.out, args.json_out, args.html_dir],
+                            os.path.join(folder, "code"))
     result = scenario_score.score(scenarios, raws, atoms, sources, jargon, args.example)
     markdown = scenario_pages.render_markdown(result)
     # Every output rendered first, then all written or none (write_all_atomic):
@@ -232,11 +260,21 @@ def write_outputs(args, outputs, *inputs):
     output that is one of the files read (the positional files, --reviews,
     --history, and ``inputs``), which it would replace: ``--out raw.jsonl``
     would leave the table where the answers were."""
-    named = {args.out: "--out", args.json_out: "--json", args.csv_out: "--csv",
-             args.review_sheet: "--review-sheet", args.review_page: "--review-page"}
+    named = [("--out", args.out), ("--json", args.json_out), ("--csv", args.csv_out),
+             ("--review-sheet", args.review_sheet), ("--review-page", args.review_page)]
     pages = "--html" if args.html_out else "--html-dir"
-    cli.refuse_overwriting([(named.get(path, pages), path) for path, _text in outputs],
-                           list(args.files) + [args.reviews, args.history, *inputs])
+    written = []
+    for path, _text in outputs:  # each option names the first output at its path
+        flag = next((pair for pair in named if pair[1] == path), (pages, path))
+        if flag in named:
+            named.remove(flag)
+        written.append((flag[0], path))
+    cli.refuse_overwriting(written, list(args.files) + [args.reviews, args.history, *inputs])
+    for index, (what, path) in enumerate(written):
+        for earlier, other in written[:index]:
+            if cli.same_file(path, other):  # the second would silently replace the first
+                raise BadInput(f"{path}: {what} is the same file as {earlier}: one of the two "
+                               "would be lost, so nothing was written")
     write_all_atomic(outputs)
 
 
@@ -252,6 +290,8 @@ def score_command(args):
         if exc.suite == "scenario":
             return score_scenarios(args)
         raise
+    refuse_options(args, SCENARIO_ONLY, "read by the scenario suite only, not with site-qa "
+                                        "question files")
     markdown = render_markdown(result)
     # Every output rendered first, then all written or none (write_all_atomic):
     # a review sheet that cannot be written leaves no new results.md beside

@@ -154,6 +154,17 @@ def refuse_overwriting(outputs, inputs):
                                "(name another file)")
 
 
+def refuse_writing_into(outputs, folder):
+    """Refuse (BadInput) an output path inside ``folder``, a folder whose
+    every file the command reads (a corpus): a file written there would
+    replace one, or be read as one the next time. None is no output."""
+    real = os.path.realpath(folder)
+    for output in outputs:
+        if output is not None and (os.path.realpath(output) + os.sep).startswith(real + os.sep):
+            raise BadInput(f"{output}: inside {folder}, whose every file is read as an input: "
+                           "nothing was written (name another place)")
+
+
 def describe_os_error(exc):
     """``file: what went wrong`` of an OSError, without a traceback."""
     what = exc.strerror or type(exc).__name__

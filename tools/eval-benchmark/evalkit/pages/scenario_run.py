@@ -18,6 +18,12 @@ index.html and detail/*.html) and writes MANIFEST.json:
              the manifest; role input or output; a detail page's name is
              ``detail/<page>``
 
+A folder already there is replaced (score.py --replace) only when it is a
+published scenario run: a folder, not a link, of regular files and detail/
+pages, with a scenario MANIFEST.json that lists every one of them. Anything
+else is refused and left as it is, and of a run replaced only the files its
+manifest lists are removed.
+
 ``reproduce`` (reproduce.py, for a manifest whose suite is "scenario")
 checks the folder holds regular files only, and one subfolder, ``detail``,
 of regular files (nothing is followed through a link), checks every input
@@ -55,11 +61,21 @@ MANIFEST = {"format": (1,), "suite": ("scenario",), "scenarios": "text",
 def outputs(scenarios_path, raw_paths, atoms_paths):
     """``{name: bytes}`` of what score.py writes for these inputs, written
     through its own writer into a temporary folder and read back."""
+    return rendered(scored(scenarios_path, raw_paths, atoms_paths))
+
+
+def scored(scenarios_path, raw_paths, atoms_paths):
+    """The results of these inputs, as score.py scores them (the tables beside
+    the scenario file)."""
     scenarios = load_scenarios(scenarios_path)
     beside = os.path.dirname(scenarios_path)
-    result = scenario_score.score(scenarios, raw_paths, atoms_paths,
-                                  os.path.join(beside, "sources.json"),
-                                  os.path.join(beside, "jargon.json"))
+    return scenario_score.score(scenarios, raw_paths, atoms_paths,
+                                os.path.join(beside, "sources.json"),
+                                os.path.join(beside, "jargon.json"))
+
+
+def rendered(result):
+    """``{name: bytes}`` of the files score.py writes for ``result``."""
     with tempfile.TemporaryDirectory(prefix="scenario-run-") as scratch:
         written = [(os.path.join(scratch, "results.md"), scenario_pages.render_markdown(result)),
                    (os.path.join(scratch, "results.json"), dumps_file(result))]
@@ -75,9 +91,10 @@ def outputs(scenarios_path, raw_paths, atoms_paths):
 def publish(folder, scenarios_path, raw_paths, atoms_paths, force=False):
     """Write the run's folder: inputs copied, outputs scored, MANIFEST.json.
     Built in a new folder beside it and renamed into place, so a failure
-    leaves no half-published run."""
-    if os.path.lexists(folder) and not force:
-        raise BadInput(f"{folder}: already published (--replace replaces it)")
+    leaves no half-published run. With ``force``, a published scenario run
+    already in ``folder`` is replaced (replaceable: nothing else ever is)."""
+    folder = os.path.normpath(folder)  # "run/" is "run": a link is seen as one
+    old = existing_run(folder, force)
     raw_names = [os.path.basename(p) for p in raw_paths]
     atoms_names = [os.path.basename(p) for p in atoms_paths]
     names = raw_names + atoms_names
@@ -90,8 +107,10 @@ def publish(folder, scenarios_path, raw_paths, atoms_paths, force=False):
     try:
         for path in list(raw_paths) + list(atoms_paths):
             shutil.copyfile(path, os.path.join(staging, os.path.basename(path)))
-        made = outputs(os.path.join(REPO, relative), [os.path.join(staging, n) for n in raw_names],
-                       [os.path.join(staging, n) for n in atoms_names])
+        result = scored(os.path.join(REPO, relative), [os.path.join(staging, n) for n in raw_names],
+                        [os.path.join(staging, n) for n in atoms_names])
+        refuse_example_in_results(folder, os.path.join(REPO, relative), result)
+        made = rendered(result)
         os.makedirs(os.path.join(staging, PAGES), exist_ok=True)
         for name, data in made.items():
             with open(os.path.join(staging, name), "wb") as fh:
@@ -104,13 +123,90 @@ def publish(folder, scenarios_path, raw_paths, atoms_paths, force=False):
         with open(os.path.join(staging, "MANIFEST.json"), "w", encoding="utf-8",
                   newline="\n") as fh:
             fh.write(dumps_file(manifest))
-        if os.path.lexists(folder):
-            shutil.rmtree(folder)
-        os.rename(staging, folder)
+        if old is None:
+            os.rename(staging, folder)
+        else:
+            replace(folder, staging, old)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return sorted(files)
+
+
+def refuse_example_in_results(folder, scenarios_path, result):
+    """Refuse to put an example (a run a stand-in answered) among the published
+    runs, results/ beside the scenario file, where every run is read as a
+    measurement: ai_eval.py keeps its examples out of evals/ai/results/ so."""
+    if not result["provenance"]["example"]:
+        return
+    results = os.path.join(os.path.dirname(scenarios_path), "results")
+    # The folder is not there yet: where it would be, through any link above it.
+    place = os.path.join(os.path.realpath(os.path.dirname(os.path.abspath(folder))),
+                         os.path.basename(folder))
+    if os.path.commonpath([place, os.path.realpath(results)]) == os.path.realpath(results):
+        raise BadInput(f"{folder}: a stand-in answered this run (a reply says \"stand_in\": "
+                       "true, or a model id begins stand-in), so it is an example, and examples "
+                       f"are not published in {os.path.relpath(results, REPO)}/: publish it "
+                       "elsewhere")
+
+
+def existing_run(folder, force):
+    """None when nothing is at ``folder``; with ``force``, the files of the
+    published scenario run there, which publish may replace; else refused,
+    before anything is read or written."""
+    if not os.path.lexists(folder):
+        return None
+    try:
+        listed = replaceable(folder)
+    except BadInput as exc:
+        raise BadInput(f"{folder}: is there and is no published scenario run, the only thing "
+                       f"--replace replaces ({exc}); nothing was changed") from None
+    if not force:
+        raise BadInput(f"{folder}: already published (--replace replaces it)")
+    return listed
+
+
+def replaceable(folder):
+    """The files of the published scenario run in ``folder`` (names as its
+    manifest writes them), or BadInput saying why it is not one: a link or
+    anything but a folder, anything in it but regular files and detail/
+    (check_tree), no scenario manifest (load), or a file the manifest does
+    not list (a note put beside the run is never deleted with it)."""
+    check_tree(folder)
+    manifest = load(folder)
+    present = present_files(folder)
+    unlisted = [name for name in present if name not in manifest["files"]]
+    if unlisted:
+        raise BadInput(f"{os.path.join(folder, unlisted[0])}: not in its MANIFEST.json")
+    return present
+
+
+def replace(folder, staging, listed):
+    """Put the run built in ``staging`` where ``folder`` is. The old run is
+    moved aside first, so that a failure leaves it whole where it was; then
+    only the files it listed (``listed``, MANIFEST.json) are removed, and the
+    folders they leave empty. Anything else, put there after replaceable
+    looked, stays in the folder moved aside, which is kept then."""
+    aside = tempfile.mkdtemp(prefix=".replaced-", dir=os.path.dirname(os.path.abspath(folder)))
+    old = os.path.join(aside, "run")
+    os.rename(folder, old)
+    try:
+        os.rename(staging, folder)
+    except BaseException:
+        os.rename(old, folder)
+        os.rmdir(aside)
+        raise
+    for name in listed + ["MANIFEST.json"]:
+        path = os.path.join(old, *name.split("/"))
+        if os.path.isfile(path) and not os.path.islink(path):
+            os.unlink(path)
+    for path in (os.path.join(old, PAGES), old, aside):
+        try:
+            os.rmdir(path)
+        except FileNotFoundError:
+            continue  # a run without detail/ pages
+        except OSError:
+            return  # not empty: something unlisted is kept
 
 
 def is_scenario_manifest(folder):
@@ -181,10 +277,7 @@ def check_inputs(folder, manifest):
     """``(lines, ok)``: every file of the folder listed, every input as listed."""
     files = manifest["files"]
     lines = []
-    present = sorted(n for n in os.listdir(folder) if n not in ("MANIFEST.json", PAGES))
-    if os.path.isdir(os.path.join(folder, PAGES)):
-        present += sorted(f"{PAGES}/{n}" for n in os.listdir(os.path.join(folder, PAGES)))
-    for name in present:
+    for name in present_files(folder):
         if name not in files:
             lines.append(f"differs    {name} (not in MANIFEST.json)")
     for name in sorted(n for n, e in files.items() if e["role"] == "input"):
@@ -199,6 +292,15 @@ def check_inputs(folder, manifest):
         else:
             lines.append(f"verified   {name}")
     return lines, not any(line.startswith("differs") for line in lines)
+
+
+def present_files(folder):
+    """The files of a run's folder as its manifest names them, but the
+    manifest: its own, sorted, then detail/<page> of its pages, sorted."""
+    present = sorted(n for n in os.listdir(folder) if n not in ("MANIFEST.json", PAGES))
+    if os.path.isdir(os.path.join(folder, PAGES)):
+        present += sorted(f"{PAGES}/{n}" for n in os.listdir(os.path.join(folder, PAGES)))
+    return present
 
 
 def rescored(folder, manifest):

@@ -34,6 +34,7 @@ import re
 from fractions import Fraction
 
 from .. import BadInput, whole_number
+from ..fields import shown
 from ..jsonl import read_json_sha
 from ..textmatch import normalize
 
@@ -117,11 +118,8 @@ class SourceTable:
         self.known = {}   # source -> bucket (source_bucket)
         self.default = doc.get("default")
         self.examples = doc.get("examples", [])
-        try:
-            self.patterns = [(re.compile(p["pattern"], re.IGNORECASE), p["bucket"])
-                             for p in doc["patterns"]]
-        except re.error as exc:
-            raise BadInput(f"{path}: a pattern is no regular expression ({exc})") from None
+        self.patterns = [(compile_pattern(p["pattern"], path, f"patterns[{n}].pattern"),
+                          p["bucket"]) for n, p in enumerate(doc["patterns"])]
         for _p, bucket in self.patterns:
             if bucket not in self.buckets:
                 raise BadInput(f"{path}: pattern bucket {bucket!r} is not in buckets")
@@ -210,6 +208,21 @@ def given_in(source, answer):
     return bool(text) and text in answer
 
 
+def compile_pattern(pattern, path, place):
+    """A table's pattern compiled (case ignored), or BadInput naming the file
+    and the entry. re.compile raises more than re.error on a pattern it
+    cannot take: OverflowError on a repeat past its limit (``a{4294967296}``),
+    RecursionError on thousands of nested groups; each is the table's fault,
+    never a traceback."""
+    if not isinstance(pattern, str):
+        raise BadInput(f"{path}: {place}: the pattern must be a string, not {shown(pattern)}")
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except (re.error, OverflowError, RecursionError) as exc:
+        raise BadInput(f"{path}: {place}: {shown(pattern)} is no regular expression this "
+                       f"scorer can compile ({type(exc).__name__}: {exc})") from None
+
+
 def _check_table(doc, path, what):
     """The part of a table's checks both tables share: an object of format 1,
     a note that is a string, Unicode text throughout."""
@@ -225,9 +238,14 @@ def _check_source_lists(doc, path):
     if not _credits(doc.get("buckets")):
         raise BadInput(f"{path}: buckets must be an object of bucket: credit (a number "
                        "from 0 to 1)")
-    if not _all_items(doc.get("patterns"), {"pattern": str, "bucket": str, "why?": str}):
+    patterns = doc.get("patterns")
+    if not isinstance(patterns, list):
         raise BadInput(f"{path}: patterns must be a list of {{pattern, bucket, why}} "
                        "(strings)")
+    for n, item in enumerate(patterns):  # the entry named: a table has a hundred
+        if not _all_items([item], {"pattern": str, "bucket": str, "why?": str}):
+            raise BadInput(f"{path}: patterns[{n}] must be {{pattern, bucket, why}} (strings), "
+                           f"not {shown(item)}")
     if not _all_items(doc.get("examples", []), {"citation": (str, type(None)), "bucket": str}):
         raise BadInput(f"{path}: examples must be a list of {{citation (a string or null), "
                        "bucket}}")
@@ -274,8 +292,11 @@ def _check_jargon(doc, path):
         raise BadInput(f"{path}: acronyms must be a list of {{token, expansions}} (a "
                        "non-empty string, a list of strings)")
     for key in JARGON_KEYS[1:]:
-        if not _strings(doc[key]):
+        if not isinstance(doc[key], list):
             raise BadInput(f"{path}: {key} must be a list of strings")
+        for n, item in enumerate(doc[key]):
+            if not isinstance(item, str):
+                raise BadInput(f"{path}: {key}[{n}] must be a string, not {shown(item)}")
 
 
 class JargonTable:
@@ -287,17 +308,18 @@ class JargonTable:
         doc, self.sha256 = read_json_sha(path)
         self.path = path
         _check_jargon(doc, path)
-        try:
-            self.acronyms = [(a["token"], re.compile(r"(?<![A-Za-z0-9])" + re.escape(a["token"])
-                                                     + r"s?(?![A-Za-z0-9])"),
-                              [normalize(e) for e in a["expansions"]]) for a in doc["acronyms"]]
-            self.citations = [re.compile(p, re.IGNORECASE) for p in doc["code_citation_patterns"]]
-            self.glosses = [normalize(g) for g in doc["glosses"]]
-            self.requirements = [re.compile(p, re.IGNORECASE) for p in doc["requirement_patterns"]]
-            self.pointers = [re.compile(p, re.IGNORECASE) for p in doc["pointer_patterns"]]
-        except re.error as exc:
-            raise BadInput(f"{path}: not a jargon table: a pattern is no regular expression "
-                           f"({exc})") from None
+        # A token is matched as written (re.escape): it compiles whatever it holds.
+        self.acronyms = [(a["token"], re.compile(r"(?<![A-Za-z0-9])" + re.escape(a["token"])
+                                                 + r"s?(?![A-Za-z0-9])"),
+                          [normalize(e) for e in a["expansions"]]) for a in doc["acronyms"]]
+        self.citations = self._patterns(doc, "code_citation_patterns")
+        self.glosses = [normalize(g) for g in doc["glosses"]]
+        self.requirements = self._patterns(doc, "requirement_patterns")
+        self.pointers = self._patterns(doc, "pointer_patterns")
+
+    def _patterns(self, doc, key):
+        """The patterns of ``key``, compiled (compile_pattern names a bad one)."""
+        return [compile_pattern(p, self.path, f"{key}[{n}]") for n, p in enumerate(doc[key])]
 
     def citation_spans(self, text):
         """``[(start, end)]`` of the code citations in text, in text order.

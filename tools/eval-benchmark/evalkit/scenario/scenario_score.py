@@ -4,7 +4,8 @@ variant (the generator) and evaluator; never collapsed into one number.
 Inputs: the scenario file (frozen: raw lines must carry its sha256), raw
 files written by run.py (one line per scenario and generator), atoms files
 written by atomize.py (one line per answer, evaluator and repeat; its
-response_sha256 must be that of the answer derived again from the raw body),
+response_sha256 must be that of the answer derived again from the raw body,
+and its run.cases_sha256, unless null, that of the scenario file),
 the source-authority table and the jargon table. Each line is checked
 before it is used (``read_raw``, ``read_atoms``): every field the scoring
 reads has its type (``RAW_FIELDS``, ``ATOMS_FIELDS``), the format is 1, and
@@ -34,7 +35,7 @@ from .corpus import Corpus
 from ..families import same_family, split_variant
 from ..provenance import host_of, is_local_host
 from ..jsonl import iter_jsonl, sha256_file, sha256_of
-from ..responses import answer_text
+from ..responses import answer_text, parse_received
 from ..fields import wrong_field
 
 # The score.py version whose scenario results these are, byte for byte. The
@@ -103,11 +104,13 @@ def read_raw(paths, scenarios):
             key = (line["id"], variant_of(target))
             if key in answers:
                 raise BadInput(f"{where}: a second answer of {key[1]} to {key[0]}")
+            response = line.get("response") or {}
             answers[key] = {"text": answer_text(target, line.get("response")), "target": target,
                             "run": run, "where": where, "date": answered_on(line),
-                            "served": reported((line.get("response") or {}).get("model")),
-                            "cut_off": (line.get("response") or {}).get("cut_off") is True,
-                            "prompt": generator_prompt(line)}
+                            "served": reported(response.get("model")),
+                            "cut_off": response.get("cut_off") is True,
+                            "prompt": generator_prompt(line),
+                            "stand_in": stand_in_said(response.get("body"), response.get("model"))}
     return answers
 
 
@@ -118,6 +121,7 @@ def read_atoms(paths, answers, scenarios):
         for number, line in iter_jsonl(path):
             where = f"{path}:{number}"
             check_atoms_line(line, where)
+            check_atoms_cases(line, where, scenarios)
             ev = line["evaluator"]
             evaluator = f"{ev.get('provider')}:{ev.get('model')}"
             answer = answers.get((line["id"], line["variant"]))
@@ -137,8 +141,47 @@ def read_atoms(paths, answers, scenarios):
                         "lookups": line.get("lookups"),
                         "served": reported(line.get("served_model")),
                         "run": line.get("run") or {}, "where": where,
-                        "tokens": evaluator_tokens(line.get("calls"))}
+                        "tokens": evaluator_tokens(line.get("calls")),
+                        "stand_in": any(stand_in_said(c.get("reply"), line.get("served_model"))
+                                        for c in line.get("calls") or [{}])}
     return out
+
+
+def check_atoms_cases(line, where, scenarios):
+    """Refuse atoms made against another scenario file than the one scored,
+    as read_raw refuses such a raw line: the evaluator was shown that file's
+    question and topics. A line that records none (atomize.py without
+    --cases writes null; a line without a run block) says nothing to check."""
+    recorded = (line.get("run") or {}).get("cases_sha256")
+    if recorded is not None and recorded != scenarios.sha256:
+        raise BadInput(f"{where}: atoms made against a scenario file with sha256 "
+                       f"{str(recorded)[:12]}, not {scenarios.path}; scenarios are frozen")
+
+
+# A stand-in says so (tests/model_servers.py): "stand_in": true in its reply's
+# body, which no real API sends, or a model id beginning "stand-in". The rule
+# of ai_eval.py (evalkit/aieval/resultfile.py), so that both suites label
+# such a run an example, never a measurement.
+_STAND_IN = re.compile(r"^stand-in", re.IGNORECASE)
+
+
+def stand_in_said(body, model):
+    """True when a reply's ``body`` (the text as received) or the ``model``
+    its server reported says the server is a stand-in."""
+    if isinstance(model, str) and _STAND_IN.match(model):
+        return True
+    if not isinstance(body, str) or "stand_in" not in body:
+        return False  # no key to find: the body is not parsed again
+    try:
+        doc = parse_received(body)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and doc.get("stand_in") is True
+
+
+def stand_in_answered(answers, atoms):
+    """True when the server of any raw or atoms line said it is a stand-in."""
+    return any(e["stand_in"] for e in list(answers.values()) + list(atoms.values()))
 
 
 def check_atoms_line(line, where):
@@ -467,10 +510,13 @@ def describe_runs(answers, atoms, cells, example):
                for a in answers.values() if a["prompt"]}
     prompts |= {("evaluator", c["evaluator_prompt"]["name"], c["evaluator_prompt"]["sha256"])
                 for c in cells}
+    # A run a stand-in answered is an example whatever the flags: its numbers
+    # measure no model (ai_eval.py labels it so too).
+    example = bool(example) or stand_in_answered(answers, atoms)
     return {
         "run": {"status": run_status(answers, atoms, example)},
         "served_models": served_models(answers, atoms),
-        "example": bool(example),
+        "example": example,
         "run_dates": sorted({a["date"] for a in answers.values() if a["date"]}),
         "prompt_versions": [{"role": role, "name": name, "sha256": sha}
                             for role, name, sha in sorted(prompts, key=lambda p: tuple(map(str, p)))],
@@ -482,7 +528,8 @@ def describe_runs(answers, atoms, cells, example):
 def run_status(answers, atoms, example):
     """recorded_live_run or recorded_local_run when run.py asked and
     atomize.py judged every answer (local when any endpoint is this machine
-    or a private network), else not_run."""
+    or a private network), else not_run; not_run for an example too (--example,
+    or a stand-in said so: describe_runs)."""
     recorded = (not example and bool(answers) and
                 all(a["run"].get("tool") == "run.py" for a in answers.values()) and
                 all(e["run"].get("tool") == "atomize.py" for e in atoms.values()))

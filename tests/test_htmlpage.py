@@ -103,8 +103,10 @@ class Page(unittest.TestCase):
         self.assertEqual(page.count("<script>"), 1)   # the filters' own
         self.assertIn("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;/table&gt;", page)
         self.assertIn("&#x27;single&#x27; &amp;", page)
-        # The answer text survives parsing unchanged, as text.
-        self.assertTrue(any(HOSTILE in t for t in parser.texts))
+        # The answer text survives parsing unchanged, as text, each bidi
+        # control shown as the mark naming it (tests/test_pages_found.py).
+        self.assertIn(HOSTILE.replace("\u200f", "U+200F").replace("\u202e", "U+202E"),
+                      "".join(parser.texts))
 
     def test_published_demo_page_is_well_formed(self):
         with open(os.path.join(ROOT, "Documents", "c4-benchmark", "demo", "index.html"),
@@ -448,7 +450,7 @@ class PhoneAndLaptop(unittest.TestCase):
         reason = LABELS["review_reason"]["ru"]
         rows = re.findall(r'<table class="verdicts">.*?</table>', page, re.S)
         self.assertEqual(len(rows), len(demo_result()["questions"]))
-        self.assertIn(f'<td data-label="{reason}" dir="auto">', rows[0])
+        self.assertIn(f'<td data-label="{reason}" dir="auto" data-search>', rows[0])
 
     def test_trend_lines_on_the_same_rates_are_drawn_apart(self):
         page = render_pages(with_history(demo_result(), ["2026-Q2", "2026-Q3"]))["index.html"]
@@ -486,7 +488,7 @@ class Explore(unittest.TestCase):
         # A measure that does not apply is not offered to the filters.
         self.assertNotIn("declined_when_not_on_site", en02)
         for row in self.result["questions"]:
-            self.assertIn(f'<li data-q="{row["id"]}">', page)
+            self.assertIn(f'<li data-q="{row["id"]}" data-g="', page)
 
     def test_the_form_is_hidden_without_scripts_and_offers_every_choice(self):
         for name, page in self.pages.items():

@@ -5,8 +5,8 @@ the JSON sheet route.
 The page's script builds the file in the browser; ``reviewpage.reviews_file``
 states the same rule in Python (the module's docstring). These tests hold the
 Python rule to the sheet route and the page to the data the script reads; the
-script itself was run in headless Chromium against ``reviews_file`` when it was
-written (the note of that session gives the runs)."""
+script itself is run in headless Chromium against the Python rule by
+tests/test_review_found.py, where Chromium is installed."""
 
 import json
 import os

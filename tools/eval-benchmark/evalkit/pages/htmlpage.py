@@ -2,7 +2,9 @@
 right to left, Russian), from one template and one table of labels
 (evalkit/pages/pagelabels.py), linked to each other. Readable offline and
 whole with scripts off; one small inline script adds the filters
-(evalkit/pages/explore.py); every string from an answer or a question escaped.
+(evalkit/pages/explore.py); every string from an answer or a question escaped,
+and each bidi control in it shown as a mark naming it, never applied
+(explore.inert: an override turned "214" into "412" on the page).
 
 ``render_pages(result, index_name)`` gives ``{file name: text}`` of a result's
 pages: index.html, index.he.html and index.ru.html, for a quarter scored under
@@ -14,13 +16,15 @@ A page: the results table (after review, mechanical in brackets where they
 differ, a 95% Wilson interval beside every rate; on a phone each row becomes a
 card), from the rules of 2026-12-02 the sampled review of passes beside it
 (the false-pass rate per set and measure with its interval, the numbers of
-results.md: report.sample_rows; and at the top whether the sample is
-reviewed), a bar chart of the measures per set and language and, where earlier
-quarters exist (history.json, frozen into the folder by publish.py), a trend
-chart (evalkit/pages/svgcharts.py), the faulty questions, the verdicts set by
-review, the provenance, the filters, an index of the questions and one entry
-per question (question, evidence, the answer as given, its sources, each
-verdict with the review's reason, and what the rules found). Only the labels differ between the languages: the numbers, the rows
+results.md: report.sample_rows; on a phone each row a card too; and at the
+top whether the sample is reviewed), a bar chart of the measures per set and
+language and, where earlier quarters exist (history.json, frozen into the
+folder by publish.py), a trend chart (evalkit/pages/svgcharts.py), the faulty
+questions, the verdicts set by review, the provenance (with links to
+results.json and results.md beside the page), the filters, an index of the
+questions and one entry per question (question, evidence, the answer as
+given, its sources, each verdict with the review's reason, and what the rules
+found). Only the labels differ between the languages: the numbers, the rows
 and the data are the same bytes on every page. Text of unknown direction
 (answers, questions) is marked ``dir="auto"``; numbers and data in a label are
 isolated (``<bdi>``, ``dir="ltr"``) so that a right-to-left page keeps them in
@@ -33,6 +37,7 @@ from ..rubric.measures import APPLIES, MEASURES
 from ..rubric.report import sample_rows
 from ..stats import wilson
 from . import explore
+from .explore import inert, inert_plain
 from .pagelabels import LANGS, RTL, e, label, page_names
 from .svgcharts import bar_chart, trend_chart
 
@@ -54,6 +59,7 @@ div.wide td:first-child{min-width:8rem}
 figcaption{font-size:.9em;color:#444}
 svg{max-width:100%;height:auto;direction:ltr}
 code,blockquote,.data{overflow-wrap:anywhere}
+code.bidi{font-size:.75em;white-space:nowrap;overflow-wrap:normal;padding:0 .2em;border:1px solid #c8a600;border-radius:3px;background:#fff4ce;color:#5c4a00}
 ul.index{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.2rem .9rem}
 ul.index li.head{flex-basis:100%;font-weight:600;margin-top:.4rem}
 section.q{border-top:1px solid #ddd;margin-top:1rem}
@@ -66,14 +72,15 @@ form.explore{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center;margi
 ul.found{margin:.3rem 0;font-size:.92em;overflow-wrap:anywhere}
 @media (max-width:44rem){
 body{padding:.5rem .6rem 2rem}
-table.results,table.results tbody,table.results tr,table.results td{display:block;width:100%}
-table.results thead{display:none}
-table.results tr{border:1px solid #ccc;margin:0 0 .7rem}
-table.results td{border:0;border-top:1px solid #eee;display:flex;justify-content:space-between;gap:1rem;text-align:end}
-table.results td:first-child{border-top:0}
+table.results,table.results tbody,table.results tr,table.results td,table.sample,table.sample tbody,table.sample tr,table.sample td{display:block;width:100%}
+table.results thead,table.sample thead{display:none}
+table.results tr,table.sample tr{border:1px solid #ccc;margin:0 0 .7rem}
+table.results td,table.sample td{border:0;border-top:1px solid #eee;display:flex;justify-content:space-between;gap:1rem;text-align:end}
+table.results td:first-child,table.sample td:first-child{border-top:0;min-width:0}
 table.results td::before{content:attr(data-label);font-weight:600;text-align:start}
-table.results td:nth-child(-n+2){display:inline-block;width:auto;border:0;font-weight:700;font-size:1.1em}
-table.results td:nth-child(-n+2)::before{content:none}
+table.sample td::before{font-weight:600;text-align:start}
+table.results td:nth-child(-n+2),table.sample td:nth-child(-n+2){display:inline-block;width:auto;border:0;font-weight:700;font-size:1.1em}
+table.results td:nth-child(-n+2)::before,table.sample td:nth-child(-n+2)::before{content:none}
 table.verdicts,table.verdicts tbody,table.verdicts tr,table.verdicts td{display:block;width:100%}
 table.verdicts thead{display:none}
 table.verdicts tr{border:1px solid #ccc;margin:0 0 .5rem}
@@ -97,7 +104,8 @@ def source_link(url, attrs=""):
         web = urlsplit(url).scheme in ("http", "https")
     except ValueError:  # a malformed address (an unclosed "[" of an IPv6 host)
         web = False
-    return f'<a href="{e(url)}"{attrs}>{e(url)}</a>' if web else f"<span{attrs}>{e(url)}</span>"
+    shown = inert(url)
+    return f'<a href="{e(url)}"{attrs}>{shown}</a>' if web else f"<span{attrs}>{shown}</span>"
 
 
 def render_pages(result, index_name="index.html"):
@@ -113,16 +121,17 @@ def render_html(result, lang="en", names=None):
     names = names or page_names()
     p = result["provenance"]
     sets = ", ".join(c["set"] for c in p["cases"])
-    title = label(lang, "title", sets=f"<bdi>{e(sets)}</bdi>")
+    title = label(lang, "title", sets=f"<bdi>{inert(sets)}</bdi>")
     out = ["<!DOCTYPE html>",
            f'<html lang="{lang}" dir="{"rtl" if lang in RTL else "ltr"}">', "<head>",
            '<meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>{label(lang, 'title', sets=e(sets))}</title>"]
+           f"<title>{label(lang, 'title', sets=e(inert_plain(sets)))}</title>"]
     out += [f'<link rel="alternate" hreflang="{other}" href="{e(names[other])}">'
             for other in LANGS if other != lang]
     cov = result["review_coverage"]
-    out += [f"<style>{STYLE}</style>", "</head>", "<body>", language_links(lang, names),
+    style = STYLE + (sample_card_style(lang) if "sampled_review" in result else "")
+    out += [f"<style>{style}</style>", "</head>", "<body>", language_links(lang, names),
             f"<h1>{title}</h1>",
             coverage_note(lang, "review", cov["reviewed"], cov["missing"], required=cov["required"])]
     if "sampled_review" in result:  # rules of 2026-12-02 on
@@ -136,8 +145,8 @@ def render_html(result, lang="en", names=None):
     out += charts(result, lang)
     out.append(f"<h2>{label(lang, 'faulty')}</h2>")
     if result["faulty"]:
-        out.append("<ul>" + "".join(f'<li><bdi>{e(f["id"])}</bdi>: '
-                                    f'<span dir="auto">{e(f["reason"])}</span></li>'
+        out.append("<ul>" + "".join(f'<li><bdi>{inert(f["id"])}</bdi>: '
+                                    f'<span dir="auto">{inert(f["reason"])}</span></li>'
                                     for f in result["faulty"]) + "</ul>")
     else:
         out.append(f"<p>{label(lang, 'none')}</p>")
@@ -175,15 +184,14 @@ def coverage_note(lang, kind, reviewed, missing, **total):
     if missing:
         return ('<p class="note">' + label(
             lang, kind + "_missing", reviewed=reviewed, **total,
-            missing=f'<bdi class="data">{e(", ".join(missing))}</bdi>') + "</p>")
+            missing=f'<bdi class="data">{inert(", ".join(missing))}</bdi>') + "</p>")
     return f"<p>{label(lang, kind + '_complete', **total)}</p>"
 
 
 def sample_section(block, lang):
     """The sampled review's table, beside the results (evalkit/rubric/sampling.py);
     its numbers are results.md's (report.sample_rows)."""
-    heads = [label(lang, key) for key in ("set", "measure", "overturned", "false_pass_rate",
-                                          "interval", "unsampled", "expected_false")]
+    heads = [label(lang, key) for key in ("set", "measure") + SAMPLE_FIGURES]
     out = [f"<h2>{label(lang, 'sample')}</h2>",
            f"<p>{label(lang, 'sample_note', per_set=block['per_set'])}</p>",
            '<div class="wide"><table class="sample">', head_row(heads), "<tbody>"]
@@ -194,13 +202,33 @@ def sample_section(block, lang):
                                          "expected")) + "</tr>")
     out += ["</tbody>", "</table></div>"]
     drawn = ", ".join(f"{s['set']} {len(s['sampled'])}/{s['candidates']}" for s in block["sets"])
-    out.append(f"<p>{label(lang, 'sample_drawn', sets=f'<bdi>{e(drawn)}</bdi>')}</p>")
+    out.append(f"<p>{label(lang, 'sample_drawn', sets=f'<bdi>{inert(drawn)}</bdi>')}</p>")
     return out
+
+
+SAMPLE_FIGURES = ("overturned", "false_pass_rate", "interval", "unsampled", "expected_false")
+
+
+def sample_card_style(lang):
+    """On a phone the sampled review's rows are cards too (seven columns
+    cannot fit 390 px: the figures were off the screen), each figure after
+    its column's name. The cells are the same bytes on every page, so the
+    names come from the style, by column, in the page's language."""
+    rules = "".join(f'table.sample td:nth-child({i})::before'
+                    f'{{content:"{css_string(label(lang, key))}"}}'
+                    for i, key in enumerate(SAMPLE_FIGURES, 3))
+    return f"@media (max-width:44rem){{\n{rules}\n}}\n"
+
+
+def css_string(text):
+    """``text`` inside a CSS string: a quote, a backslash or a "<" (which
+    could close the style element) written as its escape."""
+    return "".join(f"\\{ord(c):x} " if c in '"\\<' else c for c in text)
 
 
 def code_of(value, lang):
     """A set or language code of a row as shown: "all" is a label."""
-    return label(lang, "all") if value == "all" else e(value)
+    return label(lang, "all") if value == "all" else inert(value)
 
 
 NUMERIC = ' class="n"'
@@ -268,7 +296,7 @@ def charts(result, lang):
     """The bar chart and, with earlier quarters, the trend chart."""
     titles = {m: label(lang, m) for m in MEASURES}
     rtl = lang in RTL
-    groups = [(f"{g['set']} {g['lang']}", {m: (g[m]["passed"], g[m]["applicable"])
+    groups = [(inert_plain(f"{g['set']} {g['lang']}"), {m: (g[m]["passed"], g[m]["applicable"])
                                            for m in MEASURES})
               for g in result["groups"] if g["lang"] != "all"]
     caption = label(lang, "chart")
@@ -277,8 +305,10 @@ def charts(result, lang):
     if result.get("history"):
         points = [(entry["quarter"], overall(entry["groups"])) for entry in result["history"]]
         points.append((label(lang, "this_run"), overall(result["groups"])))
+        # A chart's label holds no element: its bidi controls written out.
+        named = [(inert_plain(name), sums) for name, sums in points]
         out += [f"<h2>{label(lang, 'trend')}</h2>", f"<p>{label(lang, 'trend_note')}</p>",
-                f"<figure>{trend_chart(points, titles, label(lang, 'trend'), rtl)}</figure>"]
+                f"<figure>{trend_chart(named, titles, label(lang, 'trend'), rtl)}</figure>"]
         out += trend_table(points, titles, lang)
     return out
 
@@ -288,7 +318,7 @@ def trend_table(points, titles, lang):
     hide each other in the chart, never here."""
     out = ['<div class="wide"><table>',
            f"<tr><th>{label(lang, 'measure')}</th>"
-           + "".join(f"<th{NUMERIC}><bdi>{e(name)}</bdi></th>" for name, _ in points) + "</tr>"]
+           + "".join(f"<th{NUMERIC}><bdi>{inert(name)}</bdi></th>" for name, _ in points) + "</tr>"]
     for measure, title in titles.items():
         cells = [rate_cell(f"{passed}/{applicable}", passed / applicable) if applicable
                  else NOT_APPLICABLE for passed, applicable in (sums[measure] for _, sums in points)]
@@ -297,14 +327,22 @@ def trend_table(points, titles, lang):
     return out
 
 
+# The outputs a quarter folder holds beside its pages (publish.py,
+# evalkit/pages/outputs.py), named where the page says what scored it.
+# results.csv is not among them: the three demo quarters were published
+# without it, and results.json does not say whether it was written.
+BESIDE = ("results.json", "results.md")
+
+
 def provenance(p, lang):
     def data(text):
-        return f'<bdi class="data">{e(text)}</bdi>'
+        return f'<bdi class="data">{inert(text)}</bdi>'
 
     def commit(c):
         return (data(c["commit"]) if c["commit"] else label(lang, "unknown")) \
             + (" " + label(lang, "uncommitted") if c["dirty"] else "")
 
+    outputs = ", ".join(f'<a href="{name}">{name}</a>' for name in BESIDE)
     items = (
         ("run_status", data(p["run"]["status"])), ("target", data(p["target"])),
         ("platform_version", data(", ".join(p["platform_versions"]))
@@ -314,11 +352,12 @@ def provenance(p, lang):
         ("rules_date", data(p["decline_list_date"])),
         ("reviews", data(p["reviews"]["file"]) if p["reviews"]["file"]
          else label(lang, "no_reviews")),
-        ("scored_by", data(f"{p['scorer']['tool']} {p['scorer']['version']}")))
+        ("scored_by", data(f"{p['scorer']['tool']} {p['scorer']['version']}")
+         + f' <bdi dir="ltr">({outputs})</bdi>'))
     out = [f"<h2>{label(lang, 'provenance')}</h2>", "<ul>"]
     out += [f"<li>{label(lang, key)}: {value}</li>" for key, value in items]
     out += [f"<li>{label(lang, 'questions_file')}: {data(case['file'])} sha256 "
-            f"<code>{e(case['sha256'])}</code></li>" for case in p["cases"]]
+            f"<code>{inert(case['sha256'])}</code></li>" for case in p["cases"]]
     out.append("</ul>")
     return out
 
@@ -329,20 +368,23 @@ def anchor(qid):
 
 def question_index(rows, lang):
     """A link to every question's entry, by set and language, marked where
-    it failed a measure after review or is faulty."""
+    it failed a measure after review or is faulty. A heading and its
+    questions share ``data-g``, so the filters hide a heading whose questions
+    are all hidden."""
     out = [f'<h2 id="index">{label(lang, "index")}</h2>', f"<p>{label(lang, 'index_note')}</p>",
            '<ul class="index">']
-    group = None
+    groups = []
     for row in rows:
-        if (row["set"], row["lang"]) != group:
-            group = (row["set"], row["lang"])
-            out.append(f'<li class="head"><bdi>{e(row["set"])} {e(row["lang"])}</bdi></li>')
-        link = f'<a href="{anchor(row["id"])}"><bdi>{e(row["id"])}</bdi></a>'
+        if not groups or (row["set"], row["lang"]) != groups[-1]:
+            groups.append((row["set"], row["lang"]))
+            out.append(f'<li class="head" data-g="{len(groups)}">'
+                       f'<bdi>{inert(row["set"])} {inert(row["lang"])}</bdi></li>')
+        link = f'<a href="{anchor(row["id"])}"><bdi>{inert(row["id"])}</bdi></a>'
         if row["faulty"]:
             link = f"<s>{link}</s>"
         elif any(value is False for value in row["after_review"].values()):
             link += ' <span class="fail">✗</span>'
-        out.append(f'<li data-q="{e(row["id"])}">{link}</li>')
+        out.append(f'<li data-q="{e(row["id"])}" data-g="{len(groups)}">{link}</li>')
     out.append("</ul>")
     return out
 
@@ -356,37 +398,53 @@ def verdict(value, lang):
 
 def question_section(row, lang):
     """One question: its text, evidence, the answer as given, its sources,
-    and each verdict, mechanical and after review, with the review's reason."""
+    and each verdict, mechanical and after review, with the review's reason.
+    The texts the search box reads are marked ``data-search``
+    (evalkit/pages/explore.py)."""
     qlang = e(row["lang"])
     out = [f'<section class="q" id="{e(row["id"])}"{explore.section_attrs(row)}>',
-           f"<h3><bdi>{e(row['id'])}</bdi> ({label(lang, row['kind'])})"
+           f"<h3><bdi>{inert(row['id'])}</bdi> ({label(lang, row['kind'])})"
            + (label(lang, "faulty_marker") if row["faulty"] else "") + "</h3>",
-           f'<p>{label(lang, "question")}: <span dir="auto" lang="{qlang}">'
-           f'{e(row["question"])}</span></p>']
+           f'<p>{label(lang, "question")}: <span dir="auto" lang="{qlang}" data-search>'
+           f'{inert(row["question"])}</span></p>']
     if row.get("evidence"):
         source = source_link(row["source_url"], ' class="data"')
-        out.append(f'<p>{label(lang, "evidence")}: <span dir="auto" lang="{qlang}">'
-                   f'{e(row["evidence"])}</span> <bdi dir="ltr">({source})</bdi></p>')
+        out.append(f'<p>{label(lang, "evidence")}: <span dir="auto" lang="{qlang}" data-search>'
+                   f'{inert(row["evidence"])}</span> <bdi dir="ltr">({source})</bdi></p>')
     if row["answer"] is None:
-        out.append(f'<p>{label(lang, "no_answer")}: <bdi>{e(row["problem"])}</bdi></p>')
+        out.append(f'<p>{label(lang, "no_answer")}: <bdi>{inert(row["problem"])}</bdi></p>')
     else:
-        out.append(f'<blockquote dir="auto" lang="{qlang}">{e(row["answer"])}</blockquote>')
+        out.append(f'<blockquote dir="auto" lang="{qlang}" data-search>'
+                   f'{inert(row["answer"])}</blockquote>')
     if row["sources"]:
         out.append(f"<p>{label(lang, 'sources')}: "
-                   + ", ".join(f'<code dir="ltr">{e(s)}</code>' for s in row["sources"]) + "</p>")
+                   + ", ".join(f'<code dir="ltr">{inert(s)}</code>' for s in row["sources"])
+                   + "</p>")
+    out += verdict_table(row, lang)
+    out += explore.findings(row, lang)
+    out += [f'<p><a class="up" href="#index">{label(lang, "to_index")}</a></p>', "</section>"]
+    return out
+
+
+def verdict_table(row, lang):
+    """Each measure that applies to a question: its verdict by the rule and
+    after review, and the review's reason. A faulty question's verdict after
+    review is "faulty": the table counts it nowhere, so no pass or fail."""
     # On a phone each measure is a card, its cells labelled (the reason, which
     # can be long, on its own line instead of a fourth column off the screen).
     heads = [label(lang, key) for key in ("measure", "mechanical", "after_review", "review_reason")]
-    out.append('<table class="verdicts"><thead><tr>' + "".join(f"<th>{h}</th>" for h in heads)
-               + "</tr></thead><tbody>")
+    out = ['<table class="verdicts"><thead><tr>' + "".join(f"<th>{h}</th>" for h in heads)
+           + "</tr></thead><tbody>"]
     reasons = {r["measure"]: r["reason"] for r in row["reviews"]}
     for m in MEASURES:
         if m in APPLIES[row["kind"]]:
+            after = verdict(row["after_review"][m], lang)
+            if row["faulty"] and row["after_review"][m] is not None:
+                after = label(lang, "state_faulty")
             out.append(f"<tr><td>{label(lang, m)}</td>"
                        f'<td data-label="{heads[1]}">{verdict(row["mechanical"][m], lang)}</td>'
-                       f'<td data-label="{heads[2]}">{verdict(row["after_review"][m], lang)}</td>'
-                       f'<td data-label="{heads[3]}" dir="auto">{e(reasons.get(m, ""))}</td></tr>')
+                       f'<td data-label="{heads[2]}">{after}</td>'
+                       f'<td data-label="{heads[3]}" dir="auto" data-search>'
+                       f'{inert(reasons.get(m, ""))}</td></tr>')
     out.append("</tbody></table>")
-    out += explore.findings(row, lang)
-    out += [f'<p><a class="up" href="#index">{label(lang, "to_index")}</a></p>', "</section>"]
     return out

@@ -7,7 +7,9 @@ file names, dates, numbers) is shown as it is, identical on every page. A
 label with ``{name}`` fields is filled by ``label``. The measure names are the
 methodology's (English as in evalkit/rubric/measures.TITLES; a test holds them
 together). Counted nouns are avoided ("Answers ...: 98", not "98 answers") so
-that no language needs plural forms.
+that no language needs plural forms. A term is one word in a language wherever
+it appears (a set: סט, набор; faulty: פגום, некорректный), so that a reader
+never wonders whether two words name two things.
 
 Here too is the HTML every page shares: ``e``, the one escaping of a text
 (None shows as nothing), and ``page``, the frame of an English page (the
@@ -182,7 +184,7 @@ LABELS = {
     # Exploring the questions (evalkit/pages/explore.py).
     "explore": {"en": "Explore the questions", "he": "סינון השאלות", "ru": "Поиск по вопросам"},
     "any": {"en": "any", "he": "הכול", "ru": "все"},
-    "filter_set": {"en": "Set", "he": "קבוצה", "ru": "Набор"},
+    "filter_set": {"en": "Set", "he": "סט", "ru": "Набор"},
     "filter_lang": {"en": "Language", "he": "שפה", "ru": "Язык"},
     "filter_measure": {"en": "Measure", "he": "מדד", "ru": "Показатель"},
     "filter_verdict": {"en": "Verdict", "he": "הכרעה", "ru": "Вердикт"},
@@ -190,7 +192,7 @@ LABELS = {
     "state_failed": {"en": "failed", "he": "נכשל", "ru": "не зачтено"},
     "state_overturned": {"en": "overturned by review", "he": "שונה בבדיקה",
                          "ru": "изменено проверкой"},
-    "state_faulty": {"en": "faulty", "he": "פגומה", "ru": "ошибочный вопрос"},
+    "state_faulty": {"en": "faulty", "he": "פגומה", "ru": "некорректный вопрос"},
     "search": {"en": "Search", "he": "חיפוש", "ru": "Поиск"},
     "shown": {"en": "{shown} of {total} questions shown", "he": "מוצגות {shown} מתוך {total} שאלות",
               "ru": "Показано вопросов: {shown} из {total}"},

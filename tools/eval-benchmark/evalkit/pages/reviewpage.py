@@ -2,16 +2,22 @@
 
 ``score.py --review-page FILE`` (``make score``) writes it beside the review
 sheet. Each answer the sheet asks for (the answers a rule sends to a person,
-then the sampled passes) comes with its question, evidence, answer, sources
-and mechanical verdicts, and, for each measure that applies, a pass/fail
-choice and a reason; a box marks the question faulty instead. The choices
-start from the reviews file the quarter was scored with, when it has one.
+then the sampled passes) comes with why it is there (what it failed, its
+flags and what they found, the sampled-pass mark: the sheet's words), its
+question, evidence, answer, sources and mechanical verdicts, and, for each
+measure that applies, a pass/fail choice and a reason; a box marks the
+question faulty instead. The choices start from the reviews file the quarter
+was scored with, when it has one. The page's head names the file it makes
+and what the result carries: the rules' date, the scorer version, the
+question files and the reviews file it started from.
 
 A button makes the reviews file, shown in a box to copy and offered as a
 download: nothing is sent anywhere, the page fetches nothing, and works from
-``file://``. Its rule, which ``SCRIPT`` follows and ``reviews_file`` states
-in Python for the tests (tests/test_reviewpage.py holds the two to the same
-output in the format ``score.py --reviews`` reads):
+``file://``; without scripts a notice says to write the file from the
+sheet's last section. Its rule, which ``SCRIPT`` follows and ``made`` states
+in Python for the tests (tests/test_reviewpage.py and
+tests/test_review_found.py hold the two to the same output in the format
+``score.py --reviews`` reads):
 
 - first every entry of the reviews file for a question the page does not
   show, as it was;
@@ -20,16 +26,29 @@ output in the format ``score.py --reviews`` reads):
   refuses both); otherwise each measure whose reason is not empty gets
   ``{"id", "measure", "value", "reason"}``, in the order of the measures.
 
-A measure the sheet requires (the one each flagged answer's entry names;
-every measure of a sampled pass) is marked; the page counts the required
-ones still without a reason. The JSON sheet (review-sheet.md) stays for
-those who prefer it.
+The file is not made, and every problem is named with its answer and
+measure, where score.py would refuse it or where a choice made on the page
+would be lost: a faulty box ticked with no reason, a reason still TODO or of
+more than one line (evalkit/rubric/reviews.py), a verdict other than the
+mechanical one with no reason (without an entry the mechanical verdict
+stands). A measure the sheet requires (the one each flagged answer's entry
+names; every measure of a sampled pass) is marked; the page counts the
+required ones still without a reason. The JSON sheet (review-sheet.md) stays
+for those who prefer it.
+
+Every text of an answer is shown inert: each bidi control (U+202A-U+202E,
+U+2066-U+2069, U+200E, U+200F, U+061C) as a visible marker, never acting, so
+that "$53" cannot show as "$35"; each source isolated, so that one cannot
+reorder the next. A stored reason holding one, which its text box must keep
+as it is, is shown again beside the box with its controls as markers.
 """
 
 import json
+import re
 
-from ..rubric.measures import APPLIES, MEASURES, TITLES
-from ..rubric.report import review_measure
+from ..rubric.measures import APPLIES, FLAGS, MEASURES, TITLES
+from ..rubric.report import FLAG_FOUND, review_measure
+from .explore import BIDI, inert
 from .pagelabels import e, page
 
 
@@ -65,72 +84,215 @@ def page_data(result):
     return {"answers": answers, "kept": kept}
 
 
-def reviews_file(data, choices=None):
-    """The reviews file the page makes, as text, from ``data`` and the
-    reviewer's ``choices`` (``{id: {"faulty": reason or None, measure:
-    (value, reason)}}``; what is not in it stays as the page started)."""
-    entries = list(data["kept"])
+# What score.py refuses in a reason (evalkit/rubric/reviews.py: empty, TODO,
+# more than one line), in the words the page shows; SCRIPT says the same.
+# Every line break str.splitlines knows, which the loader counts: a text box
+# drops \n and \r but keeps a pasted U+2028.
+LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def reason_problem(reason):
+    """Why score.py would refuse ``reason`` (already stripped), or ""."""
+    if not reason:
+        return "the reason is empty"
+    if reason.upper() == "TODO":
+        return "the reason is still TODO (write what you read)"
+    if any(c in LINE_BREAKS for c in reason):
+        return "the reason must be one line"
+    return ""
+
+
+def made(data, choices=None):
+    """What the page makes from ``data`` and the reviewer's ``choices``
+    (``{id: {"faulty": reason, or None for the box not ticked; measure:
+    (value, reason)}}``; what is not in it stays as the page started):
+    ``(entries, problems, todo)``, the problems in the page's words, todo the
+    required measures still without a reason. The file is made only when
+    there is no problem."""
+    entries, problems, todo = list(data["kept"]), [], 0
     for answer in data["answers"]:
         chosen = (choices or {}).get(answer["id"], {})
-        faulty = (chosen.get("faulty", answer["faulty"]) or "").strip()
-        if faulty:
-            entries.append({"id": answer["id"], "faulty": True, "reason": faulty})
+        faulty = chosen.get("faulty", answer["faulty"])
+        if faulty is not None:
+            wrong = reason_problem(faulty.strip())
+            if wrong:
+                problems.append(f"{answer['id']}, faulty question: {wrong}")
+            else:
+                entries.append({"id": answer["id"], "faulty": True, "reason": faulty.strip()})
             continue
         for item in answer["measures"]:
             value, reason = chosen.get(item["measure"], (item["value"], item["reason"]))
-            if reason.strip():
+            reason, where = reason.strip(), f"{answer['id']}, {TITLES[item['measure']]}"
+            if reason and reason_problem(reason):
+                problems.append(f"{where}: {reason_problem(reason)}")
+            elif reason:
                 entries.append({"id": answer["id"], "measure": item["measure"], "value": value,
-                                "reason": reason.strip()})
+                                "reason": reason})
+            elif value != item["mechanical"]:
+                # Without an entry the mechanical verdict stands: the choice
+                # the page shows would be lost.
+                problems.append(f"{where}: {'pass' if value else 'fail'} is not the mechanical "
+                                "verdict and needs a reason, or it is left out")
+            elif item["required"]:
+                todo += 1
+    return entries, problems, todo
+
+
+def reviews_file(data, choices=None):
+    """The reviews file the page makes, as text, from ``data`` and the
+    reviewer's ``choices`` (as ``made`` takes them); ValueError naming every
+    problem where the page makes none."""
+    entries, problems, _todo = made(data, choices)
+    if problems:
+        raise ValueError("; ".join(problems))
     return json.dumps({"format": 1, "reviews": entries}, ensure_ascii=False, indent=1) + "\n"
+
+
+def shown(text):
+    """``text`` escaped, each bidi control a visible, inert marker
+    (explore.inert: the results pages' own)."""
+    return inert(text)
 
 
 def render_review_page(result, reviews_name):
     """The page, for a reviews file to be saved as ``reviews_name``."""
     data = page_data(result)
     rows = {row["id"]: row for row in result["questions"]}
-    out = ["<h1>Review</h1>",
-           f"<p>Read each answer, choose pass or fail for each measure and write a one-line "
-           f"reason where you decide (a measure marked * needs one). Then make the reviews "
-           f"file and save it as <code>{e(reviews_name)}</code>. Nothing leaves this page.</p>"]
+    name = reviews_name.split("/")[-1]
+    per_set = result.get("sampled_review", {}).get("per_set")
+    out = [f"<h1>Review: <bdi>{e(name)}</bdi></h1>"] + about(result, reviews_name) + [
+        "<p>Read each answer, choose pass or fail for each measure and write a one-line "
+        "reason where you decide (a measure marked * needs one, and so does a verdict "
+        "other than the mechanical one; TODO is no reason). Then make the reviews file "
+        f"and save it as <code>{e(reviews_name)}</code>. Nothing leaves this page.</p>"]
+    # Before the answers: a reviewer without scripts learns it before writing.
+    out.append('<noscript><p class="notice"><strong>Scripts are off, so this page cannot make '
+               "the reviews file.</strong> Write it by hand from the review sheet, "
+               "review-sheet.md beside this page: its last section, &quot;The reviews "
+               "file&quot;, holds the whole file, every entry with its reason TODO. Copy it "
+               f"to <code>{e(reviews_name)}</code>, then for each entry set <code>value</code> "
+               "to your verdict and write a one-line <code>reason</code>.</p></noscript>")
     for answer in data["answers"]:
-        out += answer_card(rows[answer["id"]], answer)
-    out += ['<p><button type="button" id="make">Make the reviews file</button> '
-            '<span id="todo"></span></p>',
+        out += answer_card(rows[answer["id"]], answer, per_set)
+    # Shown by the script: without it the button would do nothing.
+    out += ['<div id="maker" hidden>',
+            '<p><button type="button" id="make">Make the reviews file</button> '
+            '<span id="todo" aria-live="polite"></span></p>',
+            '<ul id="problems" class="problems"></ul>',
             '<textarea id="out" rows="12" readonly></textarea>',
-            f'<p><a id="save" download="{e(reviews_name.split("/")[-1])}" hidden>Download</a> '
-            '<button type="button" id="copy" hidden>Copy</button></p>',
+            f'<p><a id="save" download="{e(name)}" hidden>Download</a> '
+            '<button type="button" id="copy" hidden>Copy</button></p>', "</div>",
             '<script type="application/json" id="data">'
             # Every < escaped: no text of an answer can end the block or open a tag.
             + json.dumps(data, ensure_ascii=False).replace("<", "\\u003c") + "</script>",
             f"<script>{SCRIPT}</script>"]
-    return page("Review", STYLE, out)
+    return page(f"Review: {name}", STYLE, out)
 
 
-def answer_card(row, answer):
+def about(result, reviews_name):
+    """What the result the page was made from carries: the file it makes,
+    the reviews file it started from, the rules' date and scorer version it
+    was scored with, its question files and run dates."""
+    p = result["provenance"]
+    started = p["reviews"]["file"]
+    items = [
+        ("Makes", f"<code>{e(reviews_name)}</code>"),
+        ("Started from", f"<code>{e(started)}</code> ({p['reviews']['entries']} entries)"
+         if started else "no reviews file: every choice is the mechanical verdict"),
+        ("Scoring rules as of", e(p["decline_list_date"])),
+        ("Scored by", e(f"{p['scorer']['tool']} {p['scorer']['version']}")),
+        ("Questions", ", ".join(f"<code>{e(c['file'])}</code>" for c in p["cases"])),
+        ("Run dates (UTC)", e(", ".join(p["run_dates"]) or "none"))]
+    return ['<ul class="about">' + "".join(f"<li>{k}: {v}</li>" for k, v in items) + "</ul>"]
+
+
+def answer_card(row, answer, per_set=None):
+    """One answer: its id marked sampled pass or reviewed as the sheet marks
+    it, why it is here, its texts, a row a measure, and the faulty box."""
     qid = e(row["id"])
-    out = [f'<section class="a" data-id="{qid}">', f"<h2><bdi>{qid}</bdi> ({e(row['kind'])})</h2>",
-           f'<p>Question: <span dir="auto">{e(row["question"])}</span></p>']
-    if row.get("evidence"):
-        out.append(f'<p>Evidence: <span dir="auto">{e(row["evidence"])}</span> '
-                   f'(<code>{e(row["source_url"])}</code>)</p>')
-    answer_text = row["answer"] if row["answer"] is not None else f"(no answer: {row['problem']})"
-    out += [f'<blockquote dir="auto">{e(answer_text)}</blockquote>',
-            "<p>Sources: " + (", ".join(f"<code>{e(s)}</code>" for s in row["sources"]) or "none")
-            + "</p>", "<table><tr><th>Measure</th><th>Mechanical</th><th>Your verdict</th>"
-            "<th>Reason</th></tr>"]
+    marks = [mark for mark, on in (("sampled pass", row.get("sampled")),
+                                   ("reviewed", row["reviewed"])) if on]
+    out = [f'<section class="a" data-id="{qid}">',
+           f"<h2><bdi>{shown(row['id'])}</bdi> ({e(row['kind'])})"
+           + "".join(f' <span class="mark">{m}</span>' for m in marks) + "</h2>"]
+    out += why_here(row, per_set) + answer_texts(row)
+    out += ['<table class="m"><thead><tr><th>Measure</th><th>Mechanical</th>'
+            "<th>Your verdict</th><th>Reason</th></tr></thead><tbody>"]
     out += [measure_row(qid, item) for item in answer["measures"]]
     faulty = answer["faulty"]
     box = '<input type="checkbox" class="faulty"' + (" checked" if faulty else "") + ">"
-    out += ["</table>",
-            f"<p><label>{box} faulty question (left out of every score), because: </label>"
-            f'<input type="text" class="faulty-reason" value="{e(faulty or "")}"></p>',
-            "</section>"]
+    out += ["</tbody></table>",
+            f"<p><label>{box} faulty question (left out of every score; its verdicts are "
+            "not written), because: </label>"
+            f'<input type="text" class="faulty-reason" dir="auto" value="{e(faulty or "")}">'
+            f"{stored(faulty or '')}</p>", "</section>"]
     return out
+
+
+# The flags that name what they found, and where in a row's details it is:
+# the review sheet's (evalkit/rubric/report.py; tests/test_review_found.py
+# holds the two together).
+
+
+def why_here(row, per_set):
+    """Why a person reads the answer, in the review sheet's words: the
+    sampled pass, or what it failed, its kind and its flags with what each
+    found."""
+    if row.get("sampled"):
+        return ['<p class="why"><strong>Sampled pass:</strong> it passed every measure that '
+                "applies and no flag sent it to a person; the rule drew it (the sha256 of the "
+                f"run id and the question id, {e(per_set)} a set) so that the rate of false "
+                "passes can be published. Read it on every measure.</p>"]
+    why = ["every answer to a not-on-site question is read by a person"
+           ] if row["kind"] == "not_on_site" else []
+    failed = [TITLES[m] for m in MEASURES if row["mechanical"][m] is False]
+    why += ["it failed " + ", ".join(failed)] if failed else []
+    out = [f'<p class="why">Why it is here: {"; ".join(why)}.</p>'] if why else []
+    if row.get("flags"):
+        out.append('<div class="why">Flags (it passed, but):<ul class="flags">'
+                   + "".join(flag_item(flag, row) for flag in row["flags"]) + "</ul></div>")
+    return out
+
+
+def flag_item(flag, row):
+    """One flag as the sheet words it, with what it found as the answer has
+    it (each word isolated: a Hebrew one among English ones keeps its place)."""
+    found = (row.get("details") or {}).get(FLAG_FOUND.get(flag)) or []
+    return (f"<li><code>{e(flag)}</code>: {e(FLAGS[flag])}"
+            + (" (" + ", ".join(f"<bdi>{shown(w)}</bdi>" for w in found) + ")" if found else "")
+            + "</li>")
+
+
+def answer_texts(row):
+    """The question, its evidence, what the answer must not hold, the answer
+    and its sources, as the review sheet lists them; each text inert, each
+    source isolated from the next."""
+    out = [f'<p>Question: <span dir="auto">{shown(row["question"])}</span></p>']
+    if row.get("evidence"):
+        out.append(f'<p>Evidence: <span dir="auto">{shown(row["evidence"])}</span> '
+                   f'(<code dir="ltr">{shown(row["source_url"])}</code>)</p>')
+    if row.get("must_not_include"):
+        out.append("<p>Must not include: " + ", ".join(
+            f"<bdi>{shown(s)}</bdi>" for s in row["must_not_include"]) + "</p>")
+    answer_text = row["answer"] if row["answer"] is not None else f"(no answer: {row['problem']})"
+    sources = ", ".join(f'<code dir="ltr">{shown(s)}</code>' for s in row["sources"])
+    return out + [f'<blockquote dir="auto">{shown(answer_text)}</blockquote>',
+                  f'<p class="sources">Sources: {sources or "none"}; grounded: '
+                  f"{e(json.dumps(row['grounded']))}</p>"]
+
+
+def stored(reason):
+    """A stored reason again, its bidi controls as markers, where it holds
+    one: its text box must keep the characters, and shows them acting."""
+    if not BIDI.search(reason):
+        return ""
+    return f'<span class="stored">stored as: <bdi>{shown(reason)}</bdi></span>'
 
 
 def measure_row(qid, item):
     """One measure of an answer: its mechanical verdict, the reviewer's
-    choice (started from ``item["value"]``) and reason (* where required)."""
+    choice (started from ``item["value"]``) and reason (* where required).
+    The labels are the cells' headings on a phone, where a row is a card."""
     m, name = item["measure"], f'{qid}|{item["measure"]}'
 
     def choice(value, text):
@@ -139,56 +301,97 @@ def measure_row(qid, item):
                 f"{checked}> {text}</label>")
 
     required = " required" if item["required"] else ""
-    return (f'<tr data-measure="{m}"><td>{e(TITLES[m])}{" *" if item["required"] else ""}</td>'
-            f'<td>{"pass" if item["mechanical"] else "fail"}</td>'
-            f"<td>{choice(True, 'pass')} {choice(False, 'fail')}</td>"
-            f'<td><input type="text" class="reason" value="{e(item["reason"])}"{required}></td>'
-            "</tr>")
+    return (f'<tr data-measure="{m}" data-title="{e(TITLES[m])}">'
+            f'<td class="name">{e(TITLES[m])}{" *" if item["required"] else ""}</td>'
+            f'<td data-label="Mechanical">{"pass" if item["mechanical"] else "fail"}</td>'
+            f"<td data-label=\"Your verdict\">{choice(True, 'pass')} {choice(False, 'fail')}</td>"
+            f'<td data-label="Reason"><input type="text" class="reason" dir="auto" '
+            f'value="{e(item["reason"])}"{required}>{stored(item["reason"])}</td></tr>')
 
 
 STYLE = """
 *{box-sizing:border-box}
 body{font-family:system-ui,sans-serif;line-height:1.45;margin:0 auto;max-width:60rem;padding:.5rem 1rem 3rem;color:#222}
+h1,section.a{overflow-wrap:anywhere}
 section.a{border-top:1px solid #ccc;margin-top:1rem}
-blockquote{margin:.3rem 0;padding:.3rem .6rem;background:#f6f6f6;white-space:pre-wrap}
+ul.about{margin:.3rem 0;padding-inline-start:1.2rem}
+.mark{font-size:.65em;font-weight:normal;background:#fde9b8;border-radius:.3em;padding:.05em .4em;white-space:nowrap}
+.why{background:#eef4fb;margin:.3rem 0;padding:.3rem .6rem}
+ul.flags{margin:.2rem 0;padding-inline-start:1.2rem}
+blockquote{margin:.3rem 0;padding:.3rem .6rem;background:#f6f6f6;white-space:pre-wrap;overflow-wrap:anywhere}
+code.bidi{direction:ltr;unicode-bidi:isolate;font-size:.75em;color:#900;background:#fee;border:1px solid #d99;border-radius:.2em;padding:0 .15em}
+.stored{display:block;font-size:.9em;color:#444}
 table{border-collapse:collapse;width:100%}th,td{border:1px solid #ddd;padding:.25rem .4rem;text-align:start;vertical-align:top}
+th{overflow-wrap:normal}
+table.m td:last-child{width:45%}
 input.reason,input.faulty-reason{width:100%}
 textarea{width:100%;font-family:monospace}
 code{overflow-wrap:anywhere}
+ul.problems{color:#a00}
+.notice{border:2px solid #c60;padding:.4rem .6rem}
 [hidden]{display:none!important}
+@media (max-width:44rem){
+table.m,table.m tbody,table.m tr,table.m td,table.m td:last-child{display:block;width:100%}
+table.m thead{display:none}
+table.m tr{border:1px solid #ddd;margin:.4rem 0}
+table.m td{border:0;padding:.15rem .4rem}
+table.m td.name{font-weight:600}
+table.m td[data-label]::before{content:attr(data-label) ": "}
+}
 """
 
-# The rule of the module's docstring, in the browser. No library, nothing
-# fetched; the data is read from the page's own JSON block.
-SCRIPT = """(function () {
+# The rule of the module's docstring, in the browser, as ``made`` states it
+# in Python: the same entries, the same problems in the same words. No
+# library, nothing fetched; the data is read from the page's own JSON block.
+SCRIPT = r"""(function () {
   var data = JSON.parse(document.getElementById("data").textContent);
+  var BREAK = /[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+  function wrong(reason) {
+    if (!reason) return "the reason is empty";
+    if (reason.toUpperCase() === "TODO") return "the reason is still TODO (write what you read)";
+    return BREAK.test(reason) ? "the reason must be one line" : "";
+  }
   function build() {
-    var entries = data.kept.slice(), todo = 0;
+    var entries = data.kept.slice(), problems = [], todo = 0;
     data.answers.forEach(function (answer) {
       var card = document.querySelector('section.a[data-id="' + CSS.escape(answer.id) + '"]');
-      var why = card.querySelector("input.faulty-reason").value.trim();
-      if (card.querySelector("input.faulty").checked && why) {
-        entries.push({id: answer.id, faulty: true, reason: why});
+      if (card.querySelector("input.faulty").checked) {
+        var why = card.querySelector("input.faulty-reason").value.trim();
+        if (wrong(why)) problems.push(answer.id + ", faulty question: " + wrong(why));
+        else entries.push({id: answer.id, faulty: true, reason: why});
         return;
       }
       answer.measures.forEach(function (item) {
         var row = card.querySelector('tr[data-measure="' + item.measure + '"]');
+        var where = answer.id + ", " + row.getAttribute("data-title");
         var reason = row.querySelector("input.reason").value.trim();
         var value = row.querySelector('input[type="radio"]:checked').value === "true";
-        if (reason) entries.push({id: answer.id, measure: item.measure, value: value, reason: reason});
+        if (reason && wrong(reason)) problems.push(where + ": " + wrong(reason));
+        else if (reason) entries.push({id: answer.id, measure: item.measure, value: value, reason: reason});
+        else if (value !== item.mechanical) problems.push(where + ": " + (value ? "pass" : "fail") +
+          " is not the mechanical verdict and needs a reason, or it is left out");
         else if (item.required) todo++;
       });
     });
-    return {text: JSON.stringify({format: 1, reviews: entries}, null, 1) + "\\n", todo: todo};
+    return {text: JSON.stringify({format: 1, reviews: entries}, null, 1) + "\n", todo: todo,
+            problems: problems};
   }
+  document.getElementById("maker").hidden = false;
   document.getElementById("make").addEventListener("click", function () {
     var made = build(), out = document.getElementById("out"), save = document.getElementById("save");
-    out.value = made.text;
-    document.getElementById("todo").textContent = made.todo ?
+    var list = document.getElementById("problems"), refused = made.problems.length > 0;
+    list.textContent = "";
+    made.problems.forEach(function (problem) {
+      list.appendChild(document.createElement("li")).textContent = problem;
+    });
+    out.value = refused ? "" : made.text;
+    document.getElementById("todo").textContent = refused ?
+      "Not made: " + made.problems.length + " problem(s) below (score.py would refuse " +
+      "the file, or a choice made here would be lost)" : made.todo ?
       made.todo + " required verdict(s) still without a reason" : "every required verdict has a reason";
-    save.href = URL.createObjectURL(new Blob([made.text], {type: "application/json"}));
-    save.hidden = false;
-    document.getElementById("copy").hidden = false;
+    if (!refused) save.href = URL.createObjectURL(new Blob([made.text], {type: "application/json"}));
+    save.hidden = refused;
+    document.getElementById("copy").hidden = refused;
   });
   document.getElementById("copy").addEventListener("click", function () {
     var out = document.getElementById("out");

@@ -15,6 +15,12 @@ review changed them, the rate and the two ends of its 95% Wilson interval, in
 whole percent; "–" where nothing applied. The last cell holds the median
 latency. Every question of results.json is named on the page by its id.
 The rest of a page (headings, charts, the answers shown) is presentation.
+
+What a page shows is its text as a reader sees it: not its script nor its
+style, and a bidi control shown as the mark naming it (evalkit/pages/
+explore.py: ``<code class="bidi">U+202E</code>``) read as that control, so
+an id or a set holding one is found as results.json spells it, on a page
+written before the marks (the control itself) or since.
 """
 
 import re
@@ -22,9 +28,13 @@ from html.parser import HTMLParser
 
 from ..rubric.measures import MEASURES, TITLES
 from ..stats import wilson
+from .explore import BIDI, BIDI_CLASS, code_point
 from .pagelabels import label
 
 _NUMBER = re.compile(r"[0-9]+")
+# "U+202E" of a mark, back to the control it names.
+_MARKS = {code_point(chr(c)): chr(c) for c in range(0x0600, 0x2070) if BIDI.match(chr(c))}
+_UNSEEN = ("script", "style")
 NOT_APPLICABLE = "–"
 
 
@@ -36,9 +46,14 @@ class _Rows(HTMLParser):
         self.lang = "en"
         self.rows, self.row, self.cell = [], None, None
         self.text = []
+        self.unseen = self.mark = False
 
     def handle_starttag(self, tag, attrs):
-        if tag == "html":
+        if tag in _UNSEEN:
+            self.unseen = True
+        elif tag == "code":
+            self.mark = BIDI_CLASS in (dict(attrs).get("class") or "").split()
+        elif tag == "html":
             self.lang = dict(attrs).get("lang") or "en"
         elif tag == "tr":
             self.row = []
@@ -46,7 +61,11 @@ class _Rows(HTMLParser):
             self.cell = []
 
     def handle_endtag(self, tag):
-        if tag in ("td", "th") and self.cell is not None:
+        if tag in _UNSEEN:
+            self.unseen = False
+        elif tag == "code":
+            self.mark = False
+        elif tag in ("td", "th") and self.cell is not None:
             self.row.append(" ".join("".join(self.cell).split()))
             self.cell = None
         elif tag == "tr" and self.row is not None:
@@ -54,6 +73,10 @@ class _Rows(HTMLParser):
             self.row = None
 
     def handle_data(self, data):
+        if self.unseen:
+            return
+        if self.mark:
+            data = _MARKS.get(data, data)
         self.text.append(data)
         if self.cell is not None:
             self.cell.append(data)

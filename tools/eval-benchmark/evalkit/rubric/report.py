@@ -443,14 +443,14 @@ def _review_entry(row):
 
 # The flags of the rules of 2026-12-02 that name what they found, and where
 # in a row's details it is.
-_FOUND = {"negation": "negation_words", "value": "other_values", "qualifier": "unbound_qualifiers"}
+FLAG_FOUND = {"negation": "negation_words", "value": "other_values", "qualifier": "unbound_qualifiers"}
 
 
 def _flag_text(flag, row):
     """A flag as the review sheet shows it; the flags of 2026-12-02 with what
     they found (the negation words, the numbers, the qualifiers), as the
     answer has them."""
-    found = (row.get("details") or {}).get(_FOUND.get(flag))
+    found = (row.get("details") or {}).get(FLAG_FOUND.get(flag))
     if found:
         return f"{FLAGS[flag]} ({', '.join(inert(word) for word in found)})"
     return FLAGS[flag]

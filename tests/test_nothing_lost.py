@@ -361,11 +361,12 @@ class NothingPassedOver(TmpTestCase):
                 doc["answers"][0]["question"] = doc["answers"][0]["question"].replace("-en-",
                                                                                       "-he-")
 
-        def empty(name, doc):
+        def russian_file_said_hebrew(name, doc):
             if name == "agreement-ru-2.json":
-                doc["answers"] = []
+                doc["lang"] = "he"
         for edit, expected in ((twice, "is also in"), (hebrew_in_english, "is a question in he"),
-                               (empty, "at least one answer")):
+                               (russian_file_said_hebrew, "an agreement file is {format: 1, "
+                                                          "lang: 'ru'")):
             with self.subTest(edit.__name__):
                 folder = self.agreement_set(edit)
                 self.assert_refused(agreement, ["--set", folder], expected)

@@ -106,13 +106,13 @@ def load_answers(folder):
 
 def read_agreement_file(path, lang):
     """The answers of one agreement file: an object of format 1, its
-    ``lang`` the file name's, at least one answer."""
+    ``lang`` the file name's."""
     doc = read_json(path)
     if not isinstance(doc, dict) or not whole_number(doc.get("format")) or \
             doc["format"] != 1 or not isinstance(doc.get("answers"), list) or \
-            not doc["answers"] or doc.get("lang", lang) != lang:
+            doc.get("lang", lang) != lang:
         raise BadInput(f"{path}: an agreement file is {{format: 1, lang: {lang!r}, "
-                       "answers: [...]}, at least one answer")
+                       "answers: [...]}")
     return doc["answers"]
 
 

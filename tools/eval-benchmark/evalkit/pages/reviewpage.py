@@ -229,11 +229,6 @@ def answer_card(row, answer, per_set=None):
     return out
 
 
-# The flags that name what they found, and where in a row's details it is:
-# the review sheet's (evalkit/rubric/report.py; tests/test_review_found.py
-# holds the two together).
-
-
 def why_here(row, per_set):
     """Why a person reads the answer, in the review sheet's words: the
     sampled pass, or what it failed, its kind and its flags with what each

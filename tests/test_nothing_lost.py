@@ -81,6 +81,20 @@ class TmpTestCase(support.TempDirCase):
     def collected(self):
         return self.make("collected.jsonl", "".join(json.dumps(line) + "\n" for line in COLLECTED))
 
+    def scenario_run(self):
+        """``[scenario file, raw file, atoms file]`` of a small scenario run,
+        its atoms from a loopback stand-in evaluator."""
+        cases = self.copy(SCENARIOS, "scenarios.json")
+        for name in ("sources.json", "jargon.json"):
+            self.copy(os.path.join(FIXTURES, name), name)
+        raw = self.scenario_raw()
+        self.model_server(standin_model("openai", False))
+        atoms = self.path("atoms.jsonl")
+        code, _, err = call_main(atomize, [raw, atoms, "--cases", cases, "--provider", "openai",
+                                           "--model", "evaluator-x", "--quiet"])
+        self.assertEqual(code, 0, err)
+        return [cases, raw, atoms]
+
     def scenario_raw(self, name="gen.jsonl"):
         """Raw scenario answers, imported by hand (run.py --provider manual)."""
         raw = self.path(name)
@@ -224,15 +238,7 @@ class OutputsAreNotInputs(TmpTestCase):
                             "--csv is the same file as the input")
 
     def test_score_of_the_scenario_suite_refuses_its_inputs_too(self):
-        cases = self.copy(SCENARIOS, "scenarios.json")
-        for name in ("sources.json", "jargon.json"):
-            self.copy(os.path.join(FIXTURES, name), name)
-        raw = self.scenario_raw()
-        self.model_server(standin_model("openai", False))
-        atoms = self.path("atoms.jsonl")
-        code, _, err = call_main(atomize, [raw, atoms, "--cases", cases, "--provider", "openai",
-                                           "--model", "evaluator-x", "--quiet"])
-        self.assertEqual(code, 0, err)
+        cases, raw, atoms = self.scenario_run()
         for option, given in (("--out", raw), ("--json", atoms),
                               ("--out", self.path("sources.json"))):
             with self.subTest(option=option, given=given):
@@ -286,18 +292,6 @@ class NothingPassedOver(TmpTestCase):
     """Found by a second outside tester: outputs into a folder read whole,
     two outputs in one file, options one suite passes over, answers of the
     agreement set counted twice or under another language."""
-
-    def scenario_run(self):
-        cases = self.copy(SCENARIOS, "scenarios.json")
-        for name in ("sources.json", "jargon.json"):
-            self.copy(os.path.join(FIXTURES, name), name)
-        raw = self.scenario_raw()
-        self.model_server(standin_model("openai", False))
-        atoms = self.path("atoms.jsonl")
-        code, _, err = call_main(atomize, [raw, atoms, "--cases", cases, "--provider", "openai",
-                                           "--model", "evaluator-x", "--quiet"])
-        self.assertEqual(code, 0, err)
-        return [cases, raw, atoms]
 
     def test_score_writes_nothing_into_the_code_beside_the_scenarios(self):
         run_files = self.scenario_run()

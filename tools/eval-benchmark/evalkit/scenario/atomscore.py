@@ -219,8 +219,12 @@ def compile_pattern(pattern, path, place):
     try:
         return re.compile(pattern, re.IGNORECASE)
     except (re.error, OverflowError, RecursionError) as exc:
+        # Named in our words: re.error is PatternError from Python 3.13 on,
+        # and a message must read the same on every Python.
+        why = "a repeat too large" if isinstance(exc, OverflowError) else \
+            "groups nested too deep" if isinstance(exc, RecursionError) else "a syntax error"
         raise BadInput(f"{path}: {place}: {shown(pattern)} is no regular expression this "
-                       f"scorer can compile ({type(exc).__name__}: {exc})") from None
+                       f"scorer can compile ({why}: {exc})") from None
 
 
 def _check_table(doc, path, what):

@@ -189,12 +189,12 @@ def score_scenarios(args):
     # a page that cannot be written leaves no new results.md beside old pages.
     outputs = []
     if args.out:
-        outputs.append((args.out, markdown))
+        outputs.append(("--out", args.out, markdown))
     if args.json_out:
-        outputs.append((args.json_out, dumps_file(result)))
+        outputs.append(("--json", args.json_out, dumps_file(result)))
     if args.html_dir:
         scenario_pages.write_pages(result, args.html_dir,
-                                   lambda path, text: outputs.append((path, text)))
+                                   lambda path, text: outputs.append(("--html-dir", path, text)))
     write_outputs(args, outputs, sources, jargon)
     if not (args.out or args.json_out or args.html_dir):
         sys.stdout.write(markdown)
@@ -232,50 +232,44 @@ def detail_outputs(args):
 
 
 def outputs_to_write(args, result, markdown):
-    """``[(path, text)]`` of every file asked for, rendered before any is written."""
+    """``[(option, path, text)]`` of every file asked for, rendered before any
+    is written."""
     reviews_file = args.reviews_to or args.reviews
     outputs = []
     if args.out:
-        outputs.append((args.out, markdown))
+        outputs.append(("--out", args.out, markdown))
     if args.json_out:
-        outputs.append((args.json_out, siteqa.results_json(result)))
+        outputs.append(("--json", args.json_out, siteqa.results_json(result)))
     if args.csv_out:
-        outputs.append((args.csv_out, render_csv(result)))
+        outputs.append(("--csv", args.csv_out, render_csv(result)))
     if args.html_out:
         # The English page at --html, the others beside it (index.he.html ...),
         # whatever the rules scored with (evalkit/pages/htmlpage.py).
         folder, name = os.path.split(args.html_out)
         for page, text in render_pages(result, name).items():
-            outputs.append((os.path.join(folder, page), text))
+            outputs.append(("--html", os.path.join(folder, page), text))
     if args.review_sheet:
-        outputs.append((args.review_sheet, render_review_sheet(result, reviews_file)))
+        outputs.append(("--review-sheet", args.review_sheet,
+                        render_review_sheet(result, reviews_file)))
     if args.review_page:
-        outputs.append((args.review_page, render_review_page(
+        outputs.append(("--review-page", args.review_page, render_review_page(
             result, reviews_file or "reviews-QUARTER.json")))
     return outputs
 
 
 def write_outputs(args, outputs, *inputs):
-    """Write every ``(path, text)`` of ``outputs`` or none; first refuse an
-    output that is one of the files read (the positional files, --reviews,
-    --history, and ``inputs``), which it would replace: ``--out raw.jsonl``
-    would leave the table where the answers were."""
-    named = [("--out", args.out), ("--json", args.json_out), ("--csv", args.csv_out),
-             ("--review-sheet", args.review_sheet), ("--review-page", args.review_page)]
-    pages = "--html" if args.html_out else "--html-dir"
-    written = []
-    for path, _text in outputs:  # each option names the first output at its path
-        flag = next((pair for pair in named if pair[1] == path), (pages, path))
-        if flag in named:
-            named.remove(flag)
-        written.append((flag[0], path))
+    """Write every ``(option, path, text)`` of ``outputs`` or none; first
+    refuse an output that is one of the files read (the positional files,
+    --reviews, --history, and ``inputs``), which it would replace: ``--out
+    raw.jsonl`` would leave the table where the answers were."""
+    written = [(option, path) for option, path, _text in outputs]
     cli.refuse_overwriting(written, list(args.files) + [args.reviews, args.history, *inputs])
     for index, (what, path) in enumerate(written):
         for earlier, other in written[:index]:
             if cli.same_file(path, other):  # the second would silently replace the first
                 raise BadInput(f"{path}: {what} is the same file as {earlier}: one of the two "
                                "would be lost, so nothing was written")
-    write_all_atomic(outputs)
+    write_all_atomic([(path, text) for _option, path, text in outputs])
 
 
 def score_command(args):

@@ -83,9 +83,11 @@ import re
 import unicodedata
 from collections import namedtuple
 
-# Bidi controls (LRM, RLM, ALM, embeddings, overrides, isolates), zero-width
-# space, byte-order mark and soft hyphen.
-INVISIBLE = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069\u200b\ufeff\u00ad]")
+# The bidi controls (LRM, RLM, ALM, embeddings, overrides, isolates), as a
+# character class's contents: the pages show each as a mark (pages/explore.py).
+BIDI_CONTROLS = "\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069"
+# They, the zero-width space, the byte-order mark and the soft hyphen.
+INVISIBLE = re.compile(f"[{BIDI_CONTROLS}\u200b\ufeff\u00ad]")
 
 # URLs (with or without a scheme) and e-mail addresses are not language.
 LINKS = re.compile(

@@ -64,6 +64,7 @@ import urllib.request
 from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
+from ..fields import shown
 from ..redaction import reach, redact, redact_bytes
 
 DEFAULT_CAP = 2 * 1024 * 1024
@@ -389,8 +390,7 @@ def _check_length(headers, payload, truncated):
         return  # chunked: the chunks frame the body, whatever the length says
     value = declared.strip()
     if not _LENGTH.fullmatch(value):
-        shown = value if len(value) <= 20 else value[:20] + "..."
-        raise _Unframed(f"a Content-Length of {shown!r}, not a number of bytes "
+        raise _Unframed(f"a Content-Length of {shown(value, 24)}, not a number of bytes "
                         "(ASCII digits)")
     if not truncated and int(value) != len(payload):
         raise _BodyCutOff(f"{len(payload)} of {int(value)} bytes")

@@ -29,6 +29,7 @@ import re
 import unicodedata
 
 from ..rubric.measures import APPLIES, MEASURES
+from ..textmatch import BIDI_CONTROLS
 from .pagelabels import e, label
 
 STATES = ("passed", "failed", "overturned", "faulty")
@@ -38,7 +39,7 @@ STATES = ("passed", "failed", "overturned", "faulty")
 # before matching (evalkit/textmatch.py). Applied on a page they reorder what
 # a reader sees ("$\u202e53\u202c" reads "$35" beside a rule that found 53),
 # so a page shows each as a mark naming it, in the text's logical order.
-BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 BIDI_CLASS = "bidi"
 
 

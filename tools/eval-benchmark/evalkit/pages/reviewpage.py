@@ -148,12 +148,6 @@ def reviews_file(data, choices=None):
     return json.dumps({"format": 1, "reviews": entries}, ensure_ascii=False, indent=1) + "\n"
 
 
-def shown(text):
-    """``text`` escaped, each bidi control a visible, inert marker
-    (explore.inert: the results pages' own)."""
-    return inert(text)
-
-
 def render_review_page(result, reviews_name):
     """The page, for a reviews file to be saved as ``reviews_name``."""
     data = page_data(result)
@@ -213,7 +207,7 @@ def answer_card(row, answer, per_set=None):
     marks = [mark for mark, on in (("sampled pass", row.get("sampled")),
                                    ("reviewed", row["reviewed"])) if on]
     out = [f'<section class="a" data-id="{qid}">',
-           f"<h2><bdi>{shown(row['id'])}</bdi> ({e(row['kind'])})"
+           f"<h2><bdi>{inert(row['id'])}</bdi> ({e(row['kind'])})"
            + "".join(f' <span class="mark">{m}</span>' for m in marks) + "</h2>"]
     out += why_here(row, per_set) + answer_texts(row)
     out += ['<table class="m"><thead><tr><th>Measure</th><th>Mechanical</th>'
@@ -254,7 +248,7 @@ def flag_item(flag, row):
     it (each word isolated: a Hebrew one among English ones keeps its place)."""
     found = (row.get("details") or {}).get(FLAG_FOUND.get(flag)) or []
     return (f"<li><code>{e(flag)}</code>: {e(FLAGS[flag])}"
-            + (" (" + ", ".join(f"<bdi>{shown(w)}</bdi>" for w in found) + ")" if found else "")
+            + (" (" + ", ".join(f"<bdi>{inert(w)}</bdi>" for w in found) + ")" if found else "")
             + "</li>")
 
 
@@ -262,16 +256,16 @@ def answer_texts(row):
     """The question, its evidence, what the answer must not hold, the answer
     and its sources, as the review sheet lists them; each text inert, each
     source isolated from the next."""
-    out = [f'<p>Question: <span dir="auto">{shown(row["question"])}</span></p>']
+    out = [f'<p>Question: <span dir="auto">{inert(row["question"])}</span></p>']
     if row.get("evidence"):
-        out.append(f'<p>Evidence: <span dir="auto">{shown(row["evidence"])}</span> '
-                   f'(<code dir="ltr">{shown(row["source_url"])}</code>)</p>')
+        out.append(f'<p>Evidence: <span dir="auto">{inert(row["evidence"])}</span> '
+                   f'(<code dir="ltr">{inert(row["source_url"])}</code>)</p>')
     if row.get("must_not_include"):
         out.append("<p>Must not include: " + ", ".join(
-            f"<bdi>{shown(s)}</bdi>" for s in row["must_not_include"]) + "</p>")
+            f"<bdi>{inert(s)}</bdi>" for s in row["must_not_include"]) + "</p>")
     answer_text = row["answer"] if row["answer"] is not None else f"(no answer: {row['problem']})"
-    sources = ", ".join(f'<code dir="ltr">{shown(s)}</code>' for s in row["sources"])
-    return out + [f'<blockquote dir="auto">{shown(answer_text)}</blockquote>',
+    sources = ", ".join(f'<code dir="ltr">{inert(s)}</code>' for s in row["sources"])
+    return out + [f'<blockquote dir="auto">{inert(answer_text)}</blockquote>',
                   f'<p class="sources">Sources: {sources or "none"}; grounded: '
                   f"{e(json.dumps(row['grounded']))}</p>"]
 
@@ -281,7 +275,7 @@ def stored(reason):
     one: its text box must keep the characters, and shows them acting."""
     if not BIDI.search(reason):
         return ""
-    return f'<span class="stored">stored as: <bdi>{shown(reason)}</bdi></span>'
+    return f'<span class="stored">stored as: <bdi>{inert(reason)}</bdi></span>'
 
 
 def measure_row(qid, item):

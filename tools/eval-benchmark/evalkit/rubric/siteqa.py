@@ -29,6 +29,7 @@ asked; were they changed, the question still decides.
 import os
 
 from .. import BadInput, whole_number
+from ..cli import same_file
 from ..fields import brief, check, check_format, shown, utc_time
 from ..jsonl import dumps_file, iter_jsonl, read_json, sha256_file
 from ..responses import derive
@@ -306,7 +307,7 @@ def _given_once(path, earlier):
     """Refuse a raw file given twice (its second reading would answer every
     question again, naming the file against itself)."""
     for other in earlier:
-        if os.path.exists(path) and os.path.exists(other) and os.path.samefile(path, other):
+        if same_file(path, other):
             raise BadInput(f"{path}: the same raw file as {other}, given twice")
 
 

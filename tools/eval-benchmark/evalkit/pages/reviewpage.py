@@ -548,7 +548,8 @@ SCRIPT = r"""(function () {
       (other ? other + " choice(s) kept in this browser differ from the reviews file this page " +
        "started from: the file's are shown, each with the browser's beside it. " : "") +
       "Your choices are kept in this browser as you make them (for this run, its question files " +
-      "and rules), so a reload or a closed tab loses nothing; the reviews file you make is what counts.";
+      "and rules), so a reload or a closed tab loses nothing (a private window forgets them when " +
+      "it closes); the reviews file you make is what counts.";
   }
   function changed(event) {
     var card = event.target.closest && event.target.closest("section.a");

@@ -15,10 +15,15 @@
    questions were filtered out.
 4. On a 390 px phone the sampled review's table showed Set and Measure only.
 5. The pages named no outputs beside them.
+6. (issue 40) A figure of the results table did not link to its questions,
+   and the filters did not go into the page's address: a filtered view could
+   not be shared, nor kept over a reload.
 
 The filters are JavaScript: what they read is held here, and they were run
 in headless Chromium on the tester's case (the counts 21/68 and the search
-and headings, at 390 px) when these were fixed.
+and headings, at 390 px) when these were fixed; the figures' links and the
+address are run in headless Chromium here (tests/chromium.py), where one is
+installed.
 """
 
 import copy
@@ -27,12 +32,16 @@ import os
 import re
 import tempfile
 import unittest
+from html import unescape
 from html.parser import HTMLParser
+from urllib.parse import parse_qsl, urlsplit
 
+from tests.chromium import CHROMIUM, Chromium
 from tests.support import FIXTURES
 
 from evalkit.pages import explore, shown  # noqa: E402
 from evalkit.pages.htmlpage import overall, render_pages  # noqa: E402
+from evalkit.pages.pagelabels import page_names  # noqa: E402
 from evalkit.pages.pagelabels import LABELS, LANGS  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.rubric.measures import APPLIES, MEASURES  # noqa: E402
@@ -230,6 +239,162 @@ class FilterCounts(unittest.TestCase):
             after = re.findall(rf'<td data-label="{LABELS["after_review"][lang]}">(.*?)</td>',
                                section)
             self.assertEqual(set(after), {LABELS["state_faulty"][lang]}, name)
+
+
+def tester_result():
+    """FilterCounts' case: a question that passed marked faulty, another's
+    pass overturned to a fail."""
+    base = mini_result()
+    passing = [row["id"] for row in base["questions"] if not row["faulty"]
+               and not row["reviews"] and row["after_review"]["correct_facts"]]
+    with open(REVIEWS, encoding="utf-8") as fh:
+        reviews = json.load(fh)
+    reviews["reviews"] += [
+        {"id": passing[0], "faulty": True, "reason": "two right answers"},
+        {"id": passing[1], "measure": "correct_facts", "value": False,
+         "reason": "the price is of another service"}]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "reviews.json")
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(reviews, fh)
+        return mini_result(path)
+
+
+def filtered(page, query):
+    """The ids of the questions the filters show for ``query``, as the
+    page's script reads its sections' data attributes (explore.SCRIPT)."""
+    asked = dict(parse_qsl(query))
+    shown = []
+    for qid, attrs in re.findall(r'<section class="q" id="([^"]+)"([^>]*)>', page):
+        data = dict(re.findall(r'data-([a-z]+)="([^"]*)"', attrs))
+        pairs = [pair.split("=") for pair in unescape(data["verdicts"]).split()]
+        want, measure = asked.get("verdict"), asked.get("measure")
+        if any(asked.get(key) not in (None, data[key]) for key in ("set", "lang")):
+            continue
+        if (want or measure) and not any(
+                (not measure or m == measure) and (not want or state == want or (
+                    want == "counted" and state in ("passed", "failed"))) for m, state in pairs):
+            continue
+        shown.append(qid)
+    return shown
+
+
+class FigureLinks(unittest.TestCase):
+    """6. Each figure's counts link to the questions it counts: the filters
+    of its set, language and measure, every question counted (passed or
+    failed; a faulty one nowhere), on every page."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.result = tester_result()
+        cls.pages = render_pages(cls.result)
+
+    def test_a_figure_links_to_the_questions_it_counts(self):
+        links = 0
+        for name, page in self.pages.items():
+            table = page[page.index('<table class="results">'):]
+            table = table[:table.index("</table>")]
+            for group in self.result["groups"]:
+                for m in MEASURES:
+                    fig = group[m]
+                    if not fig["applicable"]:
+                        continue
+                    with self.subTest(name, set=group["set"], lang=group["lang"], measure=m):
+                        href = explore.figure_query(group, m)
+                        self.assertIn(f'<a href="{href.replace("&", "&amp;")}"><span class="fig">'
+                                      f'{fig["passed"]}/{fig["applicable"]}', table)
+                        query = urlsplit(href).query
+                        self.assertEqual(len(filtered(page, query)), fig["applicable"])
+                        narrowed = query.replace("verdict=counted", "verdict=passed")
+                        self.assertEqual(len(filtered(page, narrowed)), fig["passed"])
+                        links += 1
+        self.assertEqual(links, 3 * sum(1 for g in self.result["groups"] for m in MEASURES
+                                        if g[m]["applicable"]))
+        self.assertTrue(any(row["faulty"] for row in self.result["questions"]))
+
+    def test_the_query_names_only_what_the_figure_filters(self):
+        group = next(g for g in self.result["groups"] if g["lang"] == "all")
+        self.assertEqual(explore.figure_query(group, "correct_facts"),
+                         f"?set={group['set']}&measure=correct_facts&verdict=counted#index")
+        self.assertIn('<option value="counted">passed or failed</option>',
+                      self.pages["index.html"])
+
+
+@unittest.skipUnless(CHROMIUM, "no Chromium on this machine")
+class FiltersInTheAddress(unittest.TestCase):
+    """6, as a reader clicks: a figure's link shows its questions; a filter
+    chosen goes into the address, comes back on a reload and goes with the
+    language links; what the page does not offer is ignored."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.result = tester_result()
+        tmp = tempfile.TemporaryDirectory()
+        cls.addClassCleanup(tmp.cleanup)
+        for name, page in render_pages(cls.result).items():
+            with open(os.path.join(tmp.name, name), "w", encoding="utf-8") as fh:
+                fh.write(page)
+        cls.url = "file://" + os.path.join(tmp.name, "index.html")
+        cls.browser = Chromium()
+        cls.addClassCleanup(cls.browser.close)
+
+    def setUp(self):
+        self.tab = self.browser.tab(390)
+        self.addCleanup(self.tab.close)
+
+    def view(self):
+        return self.tab.evaluate(
+            "(function () { var f = document.getElementById('explore').elements; return {"
+            "query: location.search, hash: location.hash, shown: document.getElementById("
+            "'shown').textContent, visible: Array.prototype.filter.call(document."
+            "querySelectorAll('section.q'), function (s) { return !s.hidden; }).length, "
+            "form: [f.set.value, f.lang.value, f.measure.value, f.verdict.value, f.search.value],"
+            " langs: Array.prototype.map.call(document.querySelectorAll('nav.langs a'), "
+            "function (a) { return a.getAttribute('href'); })}; })()")
+
+    def test_a_figures_link_shows_its_questions(self):
+        group = next(g for g in self.result["groups"] if g["lang"] == "all")
+        fig = group["correct_facts"]
+        self.tab.open(self.url)
+        href = explore.figure_query(group, "correct_facts")
+        self.tab.follow(f"document.querySelector('table.results a[href={json.dumps(href)}]')"
+                        ".click()")
+        view = self.view()
+        total = len(self.result["questions"])
+        self.assertEqual(view["query"], href.split("#")[0])
+        self.assertEqual(view["hash"], "#index")
+        self.assertEqual(view["form"], [group["set"], "", "correct_facts", "counted", ""])
+        self.assertEqual(view["visible"], fig["applicable"])
+        self.assertEqual(view["shown"], f"{fig['applicable']} of {total} questions shown")
+
+    def test_a_filter_chosen_is_in_the_address_and_kept(self):
+        fig = next(g for g in self.result["groups"] if g["lang"] == "all")["correct_facts"]
+        self.tab.open(self.url)
+        self.tab.evaluate("(function (f) { f.elements.measure.value = 'correct_facts'; "
+                          "f.elements.verdict.value = 'failed'; f.dispatchEvent(new Event("
+                          "'change')); })(document.getElementById('explore'))")
+        query = "?measure=correct_facts&verdict=failed"
+        failed = fig["applicable"] - fig["passed"]
+        self.assertEqual(self.view()["query"], query)
+        self.assertEqual(self.view()["visible"], failed)
+        self.assertEqual(self.view()["langs"],
+                         [page_names()["he"] + query, page_names()["ru"] + query])
+        self.tab.reload()
+        self.assertEqual(self.view()["form"], ["", "", "correct_facts", "failed", ""])
+        self.assertEqual(self.view()["visible"], failed)
+        # The Hebrew page opens on the same view.
+        self.tab.follow("document.querySelector('nav.langs a[hreflang=he]').click()")
+        view = self.view()
+        self.assertTrue(self.tab.evaluate("location.pathname").endswith("/index.he.html"))
+        self.assertEqual((view["query"], view["visible"]), (query, failed))
+        self.assertEqual(view["langs"], ["index.html" + query, page_names()["ru"] + query])
+
+    def test_what_the_page_does_not_offer_is_ignored(self):
+        self.tab.open(self.url + "?set=nowhere&verdict=passed&search=%D0%BF%D1%80%D0%B8%D1%91%D0%BC")
+        view = self.view()
+        self.assertEqual(view["form"], ["", "", "", "passed", "приём"])
+        self.assertEqual(view["query"], "?verdict=passed&search=%D0%BF%D1%80%D0%B8%D1%91%D0%BC")
+        self.assertGreater(view["visible"], 0)
 
 
 class Search(unittest.TestCase):

@@ -82,8 +82,9 @@ def parse_args(argv):
     parser.add_argument("--out", help="write the markdown table here")
     parser.add_argument("--json", dest="json_out", help="write results.json here")
     parser.add_argument("--csv", dest="csv_out", metavar="FILE",
-                        help="write results.csv here: one row per question and measure "
-                             "(mechanical, after review, the review's reason)")
+                        help="write results.csv here: one row per question (question, "
+                             "answer, sources, latency, each measure mechanical and after "
+                             "review with the review's reason)")
     parser.add_argument("--html", dest="html_out",
                         help="write the English results page (index.html) here, and the "
                              "Hebrew and Russian pages beside it (index.he.html, index.ru.html), "

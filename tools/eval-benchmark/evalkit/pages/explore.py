@@ -5,10 +5,20 @@ Plain HTML first: every figure, answer and verdict is on the page with
 scripts off. ``SCRIPT``, small and inline (no library, nothing fetched, so it
 works from ``file://``), shows the filter form (hidden without it) and hides
 the questions that do not match: by set, language, measure and verdict
-(passed, failed, overturned by review, faulty) and by words of the question,
-answer, evidence or review reason (the elements marked ``data-search``, never
-the page's own labels); a heading of the index whose questions are all hidden
-is hidden with them.
+(passed, failed, either of the two, overturned by review, faulty) and by words
+of the question, answer, evidence or review reason (the elements marked
+``data-search``, never the page's own labels); a heading of the index whose
+questions are all hidden is hidden with them.
+
+The filters are the page's address too: its query (``?set=biz&lang=en&
+measure=correct_facts&verdict=passed&search=...``, only those chosen) is
+read when the page opens and written as they change, so a filtered view is
+shared by its address, and the links to the other languages carry it. The
+results table's figures link to their questions so (``figure_query``):
+"13/45" to the 45 questions the figure counts (verdict ``counted``: passed or
+failed, as the table counts; a faulty question is counted nowhere), where the
+verdict can be narrowed to the 13 passed or the 32 failed. A value the page
+does not offer is ignored.
 
 Each question's section carries what the filters read, as data attributes:
 ``data-set``, ``data-lang``, ``data-faulty`` and ``data-verdicts``, one
@@ -27,12 +37,13 @@ by ``inert``: escaped, and each bidi control shown as a mark naming it
 
 import re
 import unicodedata
+from urllib.parse import urlencode
 
 from ..rubric.measures import APPLIES, MEASURES
 from ..textmatch import BIDI_CONTROLS
 from .pagelabels import e, label
 
-STATES = ("passed", "failed", "overturned", "faulty")
+STATES = ("counted", "passed", "failed", "overturned", "faulty")
 
 # The bidi controls: embeddings and overrides (U+202A-U+202E), isolates
 # (U+2066-U+2069) and the marks LRM, RLM and ALM, the ones the scorer removes
@@ -85,6 +96,15 @@ def section_attrs(row):
                         for state in marks(row, m))
     return (f' data-set="{e(row["set"])}" data-lang="{e(row["lang"])}"'
             f' data-faulty="{int(bool(row["faulty"]))}" data-verdicts="{verdicts}"')
+
+
+def figure_query(group, measure):
+    """The address of the questions a results table's figure counts:
+    ``group``'s set and language (none for "all"), ``measure`` and the
+    verdict ``counted``, at the index of the questions."""
+    chosen = [("set", group["set"]), ("lang", group["lang"])]
+    chosen = [(name, value) for name, value in chosen if value != "all"]
+    return "?" + urlencode(chosen + [("measure", measure), ("verdict", "counted")]) + "#index"
 
 
 def filter_form(result, lang):
@@ -158,6 +178,7 @@ def review_changes(result, lang):
 # The filters: with scripts off the form stays hidden and every question shows.
 # A section's words are its marked texts, as shown (a bidi control's mark
 # "U+202E" found too) and without the marks (the text the scorer matched).
+# The address holds the filters chosen (the module's docstring).
 SCRIPT = """(function () {
   var form = document.getElementById("explore");
   if (!form) return;
@@ -165,6 +186,13 @@ SCRIPT = """(function () {
   var all = function (root, css) { return Array.prototype.slice.call(root.querySelectorAll(css)); };
   var sections = all(document, "section.q"), items = all(document, "ul.index li[data-q]");
   var heads = all(document, "ul.index li.head"), shown = document.getElementById("shown");
+  var names = ["set", "lang", "measure", "verdict", "search"], asked = new URLSearchParams(location.search);
+  var langs = all(document, "nav.langs a").map(function (a) { return [a, a.getAttribute("href")]; });
+  names.forEach(function (name) {
+    var field = form.elements[name], value = asked.get(name);
+    if (value !== null && (!field.options || all(field, "option").some(function (o) { return o.value === value; })))
+      field.value = value;
+  });
   sections.forEach(function (s) {
     s.words = all(s, "[data-search]").map(function (el) {
       var bare = el.cloneNode(true);
@@ -177,11 +205,20 @@ SCRIPT = """(function () {
     if (f.lang.value && s.dataset.lang !== f.lang.value) return false;
     var want = f.verdict.value, measure = f.measure.value;
     if ((want || measure) && !s.dataset.verdicts.split(" ").some(function (pair) {
-      var p = pair.split("=");
-      return (!measure || p[0] === measure) && (!want || p[1] === want);
+      var p = pair.split("="), counted = p[1] === "passed" || p[1] === "failed";
+      return (!measure || p[0] === measure) && (!want || p[1] === want || (want === "counted" && counted));
     })) return false;
     var words = f.search.value.trim().toLowerCase();
     return !words || s.words.indexOf(words) >= 0;
+  }
+  function remember() {
+    var query = new URLSearchParams();
+    names.forEach(function (name) {
+      if (form.elements[name].value.trim()) query.set(name, form.elements[name].value);
+    });
+    var search = query.toString() ? "?" + query.toString() : "";
+    try { history.replaceState(null, "", location.pathname + search + location.hash); } catch (e) {}
+    langs.forEach(function (link) { link[0].setAttribute("href", link[1] + search); });
   }
   function apply() {
     var count = 0;
@@ -198,6 +235,7 @@ SCRIPT = """(function () {
     });
     shown.textContent = shown.dataset.template.replace("{shown}", count)
       .replace("{total}", sections.length);
+    remember();
   }
   form.addEventListener("input", apply);
   form.addEventListener("change", apply);

@@ -13,16 +13,16 @@ published page by what it shows (evalkit/pages/shown.py), not by its bytes, so
 that an old quarter's pages need no renderer frozen at its date.
 
 A page: the results table (after review, mechanical in brackets where they
-differ, a 95% Wilson interval beside every rate; on a phone each row becomes a
-card), from the rules of 2026-12-02 the sampled review of passes beside it
+differ, a 95% Wilson interval beside every rate, each figure's counts a link to
+the questions it counts; on a phone each row becomes a card), from the rules of 2026-12-02 the sampled review of passes beside it
 (the false-pass rate per set and measure with its interval, the numbers of
 results.md: report.sample_rows; on a phone each row a card too; and at the
 top whether the sample is reviewed), a bar chart of the measures per set and
 language and, where earlier quarters exist (history.json, frozen into the
 folder by publish.py), a trend chart (evalkit/pages/svgcharts.py), the faulty
 questions, the verdicts set by review, the provenance (with links to
-results.json and results.md beside the page), the filters, an index of the
-questions and one entry per question (question, evidence, the answer as
+results.json and results.md beside the page), an index of the questions
+under the filters (which the page's address holds: explore.py) and one entry per question (question, evidence, the answer as
 given, its sources, each verdict with the review's reason, and what the rules
 found). Only the labels differ between the languages: the numbers, the rows
 and the data are the same bytes on every page. Text of unknown direction
@@ -152,8 +152,7 @@ def render_html(result, lang="en", names=None):
         out.append(f"<p>{label(lang, 'none')}</p>")
     out += explore.review_changes(result, lang)
     out += provenance(p, lang)
-    out += explore.filter_form(result, lang)
-    out += question_index(result["questions"], lang)
+    out += question_index(result["questions"], lang, explore.filter_form(result, lang))
     out.append(f"<h2>{label(lang, 'every_question')}</h2>")
     for row in result["questions"]:
         out += question_section(row, lang)
@@ -250,7 +249,7 @@ def results_table(groups, lang):
     for group in groups:
         latency = group["median_latency_ms"]
         cells = [f"<td>{code_of(group['set'], lang)}</td>", f"<td>{code_of(group['lang'], lang)}</td>"]
-        cells += [figure_cell(group[m]) for m in MEASURES]
+        cells += [figure_cell(group, m) for m in MEASURES]
         cells.append(f'<td class="n">{e(latency) if latency is not None else "–"}</td>')
         out.append("<tr>" + "".join(cell.replace("<td", f'<td data-label="{e(head)}"', 1)
                                     for head, cell in zip(heads, cells)) + "</tr>")
@@ -258,9 +257,12 @@ def results_table(groups, lang):
     return out
 
 
-def figure_cell(fig):
-    """``13/15 (12/15) 87% [62%–96%]``, always left to right; it may break
-    between the counts and the rate, never inside either."""
+def figure_cell(group, measure):
+    """``13/15 (12/15) 87% [62%–96%]`` of ``group``'s ``measure``, always
+    left to right; it may break between the counts and the rate, never
+    inside either. The counts link to the questions the figure counts
+    (explore.figure_query)."""
+    fig = group[measure]
     if not fig["applicable"]:
         return NOT_APPLICABLE
     text = f"{fig['passed']}/{fig['applicable']}"
@@ -269,13 +271,17 @@ def figure_cell(fig):
         text += f" ({mech['passed']}/{mech['applicable']})"
     low, high = wilson(fig["passed"], fig["applicable"])
     return rate_cell(text, fig["passed"] / fig["applicable"],
-                     f' <span class="ci">[{pct(low)}–{pct(high)}]</span>')
+                     f' <span class="ci">[{pct(low)}–{pct(high)}]</span>',
+                     explore.figure_query(group, measure))
 
 
-def rate_cell(counts, rate, interval=""):
-    """A rate's cell, always left to right: its counts, then the rate and
-    ``interval``."""
-    return (f'<td class="n"><span dir="ltr"><span class="fig">{e(counts)}</span> '
+def rate_cell(counts, rate, interval="", link=None):
+    """A rate's cell, always left to right: its counts (a link to ``link``
+    when given), then the rate and ``interval``."""
+    counts = f'<span class="fig">{e(counts)}</span>'
+    if link:
+        counts = f'<a href="{e(link)}">{counts}</a>'
+    return (f'<td class="n"><span dir="ltr">{counts} '
             f'<span class="fig">{pct(rate)}{interval}</span></span></td>')
 
 
@@ -366,13 +372,14 @@ def anchor(qid):
     return "#" + e(quote(qid, safe=""))
 
 
-def question_index(rows, lang):
+def question_index(rows, lang, form):
     """A link to every question's entry, by set and language, marked where
-    it failed a measure after review or is faulty. A heading and its
-    questions share ``data-g``, so the filters hide a heading whose questions
-    are all hidden."""
+    it failed a measure after review or is faulty, under the filters'
+    ``form`` (where a figure's link lands). A heading and its questions
+    share ``data-g``, so the filters hide a heading whose questions are all
+    hidden."""
     out = [f'<h2 id="index">{label(lang, "index")}</h2>', f"<p>{label(lang, 'index_note')}</p>",
-           '<ul class="index">']
+           *form, '<ul class="index">']
     groups = []
     for row in rows:
         if not groups or (row["set"], row["lang"]) != groups[-1]:

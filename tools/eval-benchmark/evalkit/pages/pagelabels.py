@@ -49,14 +49,15 @@ LABELS = {
     "results_note": {
         "en": "Passed/applicable after human review, the mechanical figure (every question, no "
               "review) in brackets where it differs, the rate, and its 95% Wilson interval in "
-              "square brackets.",
+              "square brackets. A figure's counts link to the questions it counts.",
         "he": "מספר התשובות שעברו מתוך אלה שהמדד חל עליהן, אחרי בדיקה אנושית; בסוגריים, היכן "
               "שהוא שונה, הנתון לפי הכללים בלבד (כל השאלות, ללא בדיקה); אחריו השיעור, ובסוגריים "
-              "מרובעים רווח הסמך של וילסון ברמת 95%.",
+              "מרובעים רווח הסמך של וילסון ברמת 95%. המספרים מקשרים לשאלות שהנתון סופר.",
         "ru": "Число зачтённых ответов из тех, к которым применим показатель, после проверки "
               "человеком; в скобках, где отличается, — результат только по правилам (все "
               "вопросы, без проверки); затем доля и в квадратных скобках её 95-процентный "
-              "доверительный интервал Уилсона."},
+              "доверительный интервал Уилсона. Числа — ссылки на вопросы, учтённые в "
+              "показателе."},
     # The sampled review of passes (rules of 2026-12-02 on: evalkit/rubric/sampling.py).
     "sample": {"en": "Sampled review of passes", "he": "בדיקה מדגמית של תשובות שעברו",
                "ru": "Выборочная проверка зачтённых ответов"},
@@ -188,6 +189,8 @@ LABELS = {
     "filter_lang": {"en": "Language", "he": "שפה", "ru": "Язык"},
     "filter_measure": {"en": "Measure", "he": "מדד", "ru": "Показатель"},
     "filter_verdict": {"en": "Verdict", "he": "הכרעה", "ru": "Вердикт"},
+    "state_counted": {"en": "passed or failed", "he": "עבר או נכשל",
+                      "ru": "зачтено или не зачтено"},
     "state_passed": {"en": "passed", "he": "עבר", "ru": "зачтено"},
     "state_failed": {"en": "failed", "he": "נכשל", "ru": "не зачтено"},
     "state_overturned": {"en": "overturned by review", "he": "שונה בבדיקה",

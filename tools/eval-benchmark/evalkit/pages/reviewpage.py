@@ -14,9 +14,12 @@ question files and the reviews file it started from.
 A button makes the reviews file, shown in a box to copy and offered as a
 download: nothing is sent anywhere, the page fetches nothing, and works from
 ``file://``; without scripts a notice says to write the file from the
-sheet's last section. Its rule, which ``SCRIPT`` follows and ``made`` states
-in Python for the tests (tests/test_reviewpage.py and
-tests/test_review_found.py hold the two to the same output in the format
+sheet's last section. Beside the button the page names where the file goes
+and what comes next: for the name ``make score`` gives it
+(build/QUARTER/reviews-QUARTER.json), that folder, then ``make score
+QUARTER=...`` and ``make publish QUARTER=...``. Its rule, which ``SCRIPT``
+follows and ``made`` states in Python for the tests (tests/test_reviewpage.py
+and tests/test_review_found.py hold the two to the same output in the format
 ``score.py --reviews`` reads):
 
 - first every entry of the reviews file for a question the page does not
@@ -32,9 +35,29 @@ would be lost: a faulty box ticked with no reason, a reason still TODO or of
 more than one line (evalkit/rubric/reviews.py), a verdict other than the
 mechanical one with no reason (without an entry the mechanical verdict
 stands). A measure the sheet requires (the one each flagged answer's entry
-names; every measure of a sampled pass) is marked; the page counts the
-required ones still without a reason. The JSON sheet (review-sheet.md) stays
-for those who prefer it.
+names; every measure of a sampled pass) is marked. An answer has a complete
+entry when it is marked faulty with a reason, or when none of its measures
+has a problem and every required one has a reason; the page counts the
+answers still without one as the reviewer goes, marks the others, and its
+"Next unreviewed" button goes to the next of them (wrapping round). The JSON
+sheet (review-sheet.md) stays for those who prefer it.
+
+What the reviewer chooses is kept in the browser (localStorage) as they
+choose it, so a reload or a closed tab loses nothing: under a key of the
+run (its run ids), the question files (their sha256) and the rules' date
+(``storage_key``), so that another run's answers never get these reasons.
+The browser keeps, for each choice changed, the choice the page started from
+and the one made (``{"from", "to"}``). Opened again, the page puts back
+each choice made on the start it was made on. A page written again from a
+reviews file starts from that file's entries, so the two are merged a
+choice at a time: where the file's entry is what the browser's choice was
+made on, the browser's choice is newer and wins; where the file holds the
+browser's choice already (the file was made on this page), there is nothing
+to merge; where the file holds something else (written by hand or in
+another browser since), the file wins, because it is what score.py read and
+what will be published, and the browser's choice is shown beside it, never
+dropped, until the reviewer chooses again. Nothing of the state leaves the
+browser; the reviews file is still what counts.
 
 Every text of an answer is shown inert: each bidi control (U+202A-U+202E,
 U+2066-U+2069, U+200E, U+200F, U+061C) as a visible marker, never acting, so
@@ -43,6 +66,7 @@ reorder the next. A stored reason holding one, which its text box must keep
 as it is, is shown again beside the box with its controls as markers.
 """
 
+import hashlib
 import json
 import re
 
@@ -59,10 +83,22 @@ def required_measures(row):
     return [review_measure(row)]  # the one the sheet's entry names
 
 
+def storage_key(result):
+    """The key the page keeps its state under in the browser: one for each
+    run (its run ids), question files (their sha256) and rules' date, so a
+    reason is never put back on another run's answer."""
+    p = result["provenance"]
+    what = {"runs": p.get("run_ids", []), "questions": [c["sha256"] for c in p["cases"]],
+            "rules": p["decline_list_date"]}
+    digest = hashlib.sha256(json.dumps(what, sort_keys=True).encode("utf-8")).hexdigest()
+    return "review.html " + digest
+
+
 def page_data(result):
     """What the page shows and starts from: ``answers`` (each with its
-    measures, the choice and reason to start from, and its faulty reason)
-    and ``kept``, the entries of questions the page does not show."""
+    measures, the choice and reason to start from, and its faulty reason),
+    ``kept``, the entries of questions the page does not show, and ``key``,
+    where the browser keeps the reviewer's choices (``storage_key``)."""
     faulty = {f["id"]: f["reason"] for f in result["faulty"]}
     answers, kept = [], []
     for row in result["questions"]:
@@ -81,7 +117,7 @@ def page_data(result):
                           "reason": given[m]["reason"] if m in given else "",
                           "required": m in required}
                          for m in MEASURES if m in APPLIES[row["kind"]]]})
-    return {"answers": answers, "kept": kept}
+    return {"answers": answers, "kept": kept, "key": storage_key(result)}
 
 
 # What score.py refuses in a reason (evalkit/rubric/reviews.py: empty, TODO,
@@ -106,10 +142,11 @@ def made(data, choices=None):
     """What the page makes from ``data`` and the reviewer's ``choices``
     (``{id: {"faulty": reason, or None for the box not ticked; measure:
     (value, reason)}}``; what is not in it stays as the page started):
-    ``(entries, problems, todo)``, the problems in the page's words, todo the
-    required measures still without a reason. The file is made only when
-    there is no problem."""
-    entries, problems, todo = list(data["kept"]), [], 0
+    ``(entries, problems, left)``, the problems in the page's words, left the
+    ids of the answers without a complete entry (a problem, or a required
+    measure without a reason). The file is made only when there is no
+    problem."""
+    entries, problems, left = list(data["kept"]), [], []
     for answer in data["answers"]:
         chosen = (choices or {}).get(answer["id"], {})
         faulty = chosen.get("faulty", answer["faulty"])
@@ -117,24 +154,37 @@ def made(data, choices=None):
             wrong = reason_problem(faulty.strip())
             if wrong:
                 problems.append(f"{answer['id']}, faulty question: {wrong}")
+                left.append(answer["id"])
             else:
                 entries.append({"id": answer["id"], "faulty": True, "reason": faulty.strip()})
             continue
-        for item in answer["measures"]:
-            value, reason = chosen.get(item["measure"], (item["value"], item["reason"]))
-            reason, where = reason.strip(), f"{answer['id']}, {TITLES[item['measure']]}"
-            if reason and reason_problem(reason):
-                problems.append(f"{where}: {reason_problem(reason)}")
-            elif reason:
-                entries.append({"id": answer["id"], "measure": item["measure"], "value": value,
-                                "reason": reason})
-            elif value != item["mechanical"]:
-                # Without an entry the mechanical verdict stands: the choice
-                # the page shows would be lost.
-                problems.append(f"{where}: {'pass' if value else 'fail'} is not the mechanical "
-                                "verdict and needs a reason, or it is left out")
-            elif item["required"]:
-                todo += 1
+        made_here, wrong, todo = measure_entries(answer, chosen)
+        entries += made_here
+        problems += wrong
+        if wrong or todo:
+            left.append(answer["id"])
+    return entries, problems, left
+
+
+def measure_entries(answer, chosen):
+    """``(entries, problems, todo)`` of one answer not marked faulty: todo
+    is whether a required measure is still without a reason."""
+    entries, problems, todo = [], [], False
+    for item in answer["measures"]:
+        value, reason = chosen.get(item["measure"], (item["value"], item["reason"]))
+        reason, where = reason.strip(), f"{answer['id']}, {TITLES[item['measure']]}"
+        if reason and reason_problem(reason):
+            problems.append(f"{where}: {reason_problem(reason)}")
+        elif reason:
+            entries.append({"id": answer["id"], "measure": item["measure"], "value": value,
+                            "reason": reason})
+        elif value != item["mechanical"]:
+            # Without an entry the mechanical verdict stands: the choice
+            # the page shows would be lost.
+            problems.append(f"{where}: {'pass' if value else 'fail'} is not the mechanical "
+                            "verdict and needs a reason, or it is left out")
+        elif item["required"]:
+            todo = True
     return entries, problems, todo
 
 
@@ -142,7 +192,7 @@ def reviews_file(data, choices=None):
     """The reviews file the page makes, as text, from ``data`` and the
     reviewer's ``choices`` (as ``made`` takes them); ValueError naming every
     problem where the page makes none."""
-    entries, problems, _todo = made(data, choices)
+    entries, problems, _left = made(data, choices)
     if problems:
         raise ValueError("; ".join(problems))
     return json.dumps({"format": 1, "reviews": entries}, ensure_ascii=False, indent=1) + "\n"
@@ -157,8 +207,16 @@ def render_review_page(result, reviews_name):
     out = [f"<h1>Review: <bdi>{e(name)}</bdi></h1>"] + about(result, reviews_name) + [
         "<p>Read each answer, choose pass or fail for each measure and write a one-line "
         "reason where you decide (a measure marked * needs one, and so does a verdict "
-        "other than the mechanical one; TODO is no reason). Then make the reviews file "
-        f"and save it as <code>{e(reviews_name)}</code>. Nothing leaves this page.</p>"]
+        "other than the mechanical one; TODO is no reason). An answer is left until it has "
+        "a complete entry: a reason for each measure marked *, and no problem (or the "
+        "question marked faulty, with a reason). Then make the reviews file "
+        f"and save it as <code>{e(reviews_name)}</code>. Nothing leaves this page.</p>",
+        # Filled by the script: what this browser keeps, and what it put back.
+        '<p id="kept" class="kept" hidden></p>',
+        # Shown by the script, and kept in sight while the reviewer scrolls.
+        '<div id="bar" class="bar" hidden><span id="left" aria-live="polite"></span> '
+        '<button type="button" id="next">Next unreviewed</button> '
+        '<a href="#maker">Make the file ↓</a></div>']
     # Before the answers: a reviewer without scripts learns it before writing.
     out.append('<noscript><p class="notice"><strong>Scripts are off, so this page cannot make '
                "the reviews file.</strong> Write it by hand from the review sheet, "
@@ -169,18 +227,46 @@ def render_review_page(result, reviews_name):
     for answer in data["answers"]:
         out += answer_card(rows[answer["id"]], answer, per_set)
     # Shown by the script: without it the button would do nothing.
-    out += ['<div id="maker" hidden>',
+    out += ['<div id="maker" hidden>', "<h2>The reviews file</h2>",
             '<p><button type="button" id="make">Make the reviews file</button> '
             '<span id="todo" aria-live="polite"></span></p>',
             '<ul id="problems" class="problems"></ul>',
             '<textarea id="out" rows="12" readonly></textarea>',
             f'<p><a id="save" download="{e(name)}" hidden>Download</a> '
-            '<button type="button" id="copy" hidden>Copy</button></p>', "</div>",
+            '<button type="button" id="copy" hidden>Copy</button></p>',
+            *next_steps(reviews_name), "</div>",
             '<script type="application/json" id="data">'
             # Every < escaped: no text of an answer can end the block or open a tag.
             + json.dumps(data, ensure_ascii=False).replace("<", "\\u003c") + "</script>",
             f"<script>{SCRIPT}</script>"]
     return page(f"Review: {name}", STYLE, out)
+
+
+# The name make score gives the reviews file (Makefile: build/QUARTER/).
+MAKE_NAME = re.compile(r"(?:.*/)?build/(?P<quarter>[^/]+)/reviews-(?P=quarter)\.json")
+
+
+def next_steps(reviews_name):
+    """Where the file goes and what comes after it: for the name ``make
+    score`` gives it, the folder and the two make commands."""
+    folder, _, name = reviews_name.rpartition("/")
+    place = (f"<code>{e(name)}</code> in the folder <code>{e(folder)}/</code>" if folder
+             else f"<code>{e(name)}</code>")
+    steps = [
+        "Make the file (the button above) once no answer is left.",
+        f"Save it as {place}. Download puts it in the browser's downloads folder (with a "
+        "number added to its name when one of that name is there already): move it there "
+        "under that name. Or paste what Copy took into that file."]
+    found = MAKE_NAME.fullmatch(reviews_name)
+    if found:
+        quarter = e(found.group("quarter"))
+        steps += [f"Run <code>make score QUARTER={quarter}</code>: the figures after review "
+                  "(a problem in the file is named there).",
+                  f"Run <code>make publish QUARTER={quarter}</code>."]
+    else:
+        steps.append(f"Score the quarter again with <code>--reviews {e(reviews_name)}</code>, "
+                     "then publish it.")
+    return ['<ol class="steps">'] + [f"<li>{step}</li>" for step in steps] + ["</ol>"]
 
 
 def about(result, reviews_name):
@@ -214,11 +300,13 @@ def answer_card(row, answer, per_set=None):
             "<th>Your verdict</th><th>Reason</th></tr></thead><tbody>"]
     out += [measure_row(qid, item) for item in answer["measures"]]
     faulty = answer["faulty"]
-    box = '<input type="checkbox" class="faulty"' + (" checked" if faulty else "") + ">"
+    box = ('<input type="checkbox" class="faulty" autocomplete="off"'
+           + (" checked" if faulty else "") + ">")
     out += ["</tbody></table>",
-            f"<p><label>{box} faulty question (left out of every score; its verdicts are "
-            "not written), because: </label>"
-            f'<input type="text" class="faulty-reason" dir="auto" value="{e(faulty or "")}">'
+            f'<p class="faulty-row"><label>{box} faulty question (left out of every score; '
+            "its verdicts are not written), because: </label>"
+            f'<input type="text" class="faulty-reason" dir="auto" autocomplete="off" '
+            f'value="{e(faulty or "")}">'
             f"{stored(faulty or '')}</p>", "</section>"]
     return out
 
@@ -287,7 +375,7 @@ def measure_row(qid, item):
     def choice(value, text):
         checked = " checked" if item["value"] is value else ""
         return (f'<label><input type="radio" name="{name}" value="{str(value).lower()}"'
-                f"{checked}> {text}</label>")
+                f' autocomplete="off"{checked}> {text}</label>')
 
     required = " required" if item["required"] else ""
     return (f'<tr data-measure="{m}" data-title="{e(TITLES[m])}">'
@@ -295,7 +383,8 @@ def measure_row(qid, item):
             f'<td data-label="Mechanical">{"pass" if item["mechanical"] else "fail"}</td>'
             f"<td data-label=\"Your verdict\">{choice(True, 'pass')} {choice(False, 'fail')}</td>"
             f'<td data-label="Reason"><input type="text" class="reason" dir="auto" '
-            f'value="{e(item["reason"])}"{required}>{stored(item["reason"])}</td></tr>')
+            f'autocomplete="off" value="{e(item["reason"])}"{required}>'
+            f'{stored(item["reason"])}</td></tr>')
 
 
 STYLE = """
@@ -317,6 +406,12 @@ input.reason,input.faulty-reason{width:100%}
 textarea{width:100%;font-family:monospace}
 code{overflow-wrap:anywhere}
 ul.problems{color:#a00}
+.bar{position:sticky;top:0;z-index:1;display:flex;flex-wrap:wrap;align-items:center;gap:.3rem .8rem;background:#fff;border-bottom:1px solid #ccc;padding:.4rem 0}
+.bar #left{font-weight:600}
+section.a{scroll-margin-top:6rem}
+section.a.done>h2::after{content:"complete";margin-inline-start:.4em;font-size:.65em;font-weight:normal;background:#d7f0dc;border-radius:.3em;padding:.05em .4em}
+.kept{background:#f3f6fb;padding:.3rem .6rem}
+.other{display:block;font-size:.9em;background:#fff4ce;padding:.1rem .3rem;margin-top:.2rem}
 .notice{border:2px solid #c60;padding:.4rem .6rem}
 [hidden]{display:none!important}
 @media (max-width:44rem){
@@ -330,60 +425,194 @@ table.m td[data-label]::before{content:attr(data-label) ": "}
 """
 
 # The rule of the module's docstring, in the browser, as ``made`` states it
-# in Python: the same entries, the same problems in the same words. No
-# library, nothing fetched; the data is read from the page's own JSON block.
+# in Python: the same entries, the same problems in the same words; then
+# what the page keeps in the browser and puts back, as the docstring says.
+# No library, nothing fetched; the data is read from the page's own JSON block.
 SCRIPT = r"""(function () {
   var data = JSON.parse(document.getElementById("data").textContent);
   var BREAK = /[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+  var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  var byId = function (id) { return document.getElementById(id); };
+  var cards = {}, answers = {};
+  data.answers.forEach(function (answer) {
+    answers[answer.id] = answer;
+    cards[answer.id] = document.querySelector('section.a[data-id="' + CSS.escape(answer.id) + '"]');
+  });
   function wrong(reason) {
     if (!reason) return "the reason is empty";
     if (reason.toUpperCase() === "TODO") return "the reason is still TODO (write what you read)";
     return BREAK.test(reason) ? "the reason must be one line" : "";
   }
+  // A choice: a measure's [verdict, reason] or the faulty box's [ticked, reason].
+  function row(card, measure) { return card.querySelector('tr[data-measure="' + measure + '"]'); }
+  function read(card, field) {
+    if (field === "faulty")
+      return [card.querySelector("input.faulty").checked, card.querySelector("input.faulty-reason").value];
+    var tr = row(card, field);
+    return [tr.querySelector('input[type="radio"]:checked').value === "true", tr.querySelector("input.reason").value];
+  }
+  function write(card, field, choice) {
+    if (field === "faulty") {
+      card.querySelector("input.faulty").checked = choice[0];
+      card.querySelector("input.faulty-reason").value = choice[1];
+      return;
+    }
+    row(card, field).querySelector('input[value="' + choice[0] + '"]').checked = true;
+    row(card, field).querySelector("input.reason").value = choice[1];
+  }
+  function start(answer, field) {
+    if (field === "faulty") return [answer.faulty !== null, answer.faulty || ""];
+    var item = answer.measures.filter(function (i) { return i.measure === field; })[0];
+    return item ? [item.value, item.reason] : null;
+  }
   function build() {
-    var entries = data.kept.slice(), problems = [], todo = 0;
+    var entries = data.kept.slice(), problems = [], left = [];
     data.answers.forEach(function (answer) {
-      var card = document.querySelector('section.a[data-id="' + CSS.escape(answer.id) + '"]');
-      if (card.querySelector("input.faulty").checked) {
-        var why = card.querySelector("input.faulty-reason").value.trim();
+      var card = cards[answer.id], before = problems.length, todo = false;
+      var faulty = read(card, "faulty");
+      if (faulty[0]) {
+        var why = faulty[1].trim();
         if (wrong(why)) problems.push(answer.id + ", faulty question: " + wrong(why));
         else entries.push({id: answer.id, faulty: true, reason: why});
-        return;
-      }
-      answer.measures.forEach(function (item) {
-        var row = card.querySelector('tr[data-measure="' + item.measure + '"]');
-        var where = answer.id + ", " + row.getAttribute("data-title");
-        var reason = row.querySelector("input.reason").value.trim();
-        var value = row.querySelector('input[type="radio"]:checked').value === "true";
+      } else answer.measures.forEach(function (item) {
+        var where = answer.id + ", " + row(card, item.measure).getAttribute("data-title");
+        var choice = read(card, item.measure), value = choice[0], reason = choice[1].trim();
         if (reason && wrong(reason)) problems.push(where + ": " + wrong(reason));
         else if (reason) entries.push({id: answer.id, measure: item.measure, value: value, reason: reason});
         else if (value !== item.mechanical) problems.push(where + ": " + (value ? "pass" : "fail") +
           " is not the mechanical verdict and needs a reason, or it is left out");
-        else if (item.required) todo++;
+        else if (item.required) todo = true;
       });
+      if (todo || problems.length > before) left.push(answer.id);
     });
-    return {text: JSON.stringify({format: 1, reviews: entries}, null, 1) + "\n", todo: todo,
+    return {text: JSON.stringify({format: 1, reviews: entries}, null, 1) + "\n", left: left,
             problems: problems};
   }
-  document.getElementById("maker").hidden = false;
-  document.getElementById("make").addEventListener("click", function () {
-    var made = build(), out = document.getElementById("out"), save = document.getElementById("save");
-    var list = document.getElementById("problems"), refused = made.problems.length > 0;
+  // What the answers left are, as the reviewer goes.
+  function count() {
+    var left = build().left, open = {};
+    left.forEach(function (id) { open[id] = true; });
+    data.answers.forEach(function (answer) { cards[answer.id].classList.toggle("done", !open[answer.id]); });
+    byId("left").textContent = left.length ? "Left: " + left.length + " of " + data.answers.length +
+      " answers" : "Left: none of " + data.answers.length + " answers";
+    byId("next").disabled = !left.length;
+    return left;
+  }
+  // The browser's state: {edits: {id: {field: {from: choice, to: choice}}}}.
+  var same = function (a, b) { return JSON.stringify(a) === JSON.stringify(b); };
+  function load() {
+    var text;
+    try { text = localStorage.getItem(data.key); } catch (e) { return null; }
+    try { var state = JSON.parse(text); if (state && state.edits) return state; } catch (e) {}
+    return {edits: {}};
+  }
+  var state = load(), keeps = state !== null;
+  state = state || {edits: {}};
+  function save() {
+    try { localStorage.setItem(data.key, JSON.stringify(state)); } catch (e) { keeps = false; tell(0, 0); }
+  }
+  function visible(text) {
+    return text.replace(BIDI, function (c) { return "[U+" + ("000" + c.charCodeAt(0).toString(16).toUpperCase()).slice(-4) + "]"; });
+  }
+  function note(card, field, choice) {
+    var place = field === "faulty" ? card.querySelector("p.faulty-row") :
+      row(card, field).querySelector('td[data-label="Reason"]');
+    var what = field === "faulty" ? (choice[0] ? "faulty" : "not faulty") : (choice[0] ? "pass" : "fail");
+    var other = place.appendChild(document.createElement("span"));
+    other.className = "other";
+    other.setAttribute("data-field", field);
+    other.textContent = "This browser holds another choice here, made when the page started from " +
+      "other entries: " + what + ', "' + visible(choice[1]) + '". The reviews file\'s entry is ' +
+      "shown; choose again to replace it.";
+  }
+  function restore() {
+    var put = 0, other = 0;
+    Object.keys(state.edits).forEach(function (id) {
+      var edits = state.edits[id], answer = answers[id];
+      Object.keys(answer ? edits : {}).forEach(function (field) {
+        var was = start(answer, field), edit = edits[field];
+        if (!was) return;
+        if (same(edit.from, was)) { write(cards[id], field, edit.to); put++; }
+        else if (same(edit.to, was)) delete edits[field];
+        else { note(cards[id], field, edit.to); other++; }
+      });
+    });
+    return [put, other];
+  }
+  function tell(put, other) {
+    var kept = byId("kept");
+    kept.hidden = false;
+    kept.textContent = !keeps ? "This browser keeps nothing of this page (its storage is off or " +
+      "full): make the reviews file before you close it." :
+      (put ? "Put back from this browser: " + put + " choice(s) made on this page before. " : "") +
+      (other ? other + " choice(s) kept in this browser differ from the reviews file this page " +
+       "started from: the file's are shown, each with the browser's beside it. " : "") +
+      "Your choices are kept in this browser as you make them (for this run, its question files " +
+      "and rules), so a reload or a closed tab loses nothing (a private window forgets them when " +
+      "it closes); the reviews file you make is what counts.";
+  }
+  function changed(event) {
+    var card = event.target.closest && event.target.closest("section.a");
+    if (!card) return;
+    var id = card.getAttribute("data-id"), tr = event.target.closest("tr[data-measure]");
+    var field = tr ? tr.getAttribute("data-measure") : "faulty";
+    var now = read(card, field), was = start(answers[id], field);
+    var edits = state.edits[id] || (state.edits[id] = {});
+    if (same(now, was)) delete edits[field];
+    else edits[field] = {from: was, to: now};
+    if (!Object.keys(edits).length) delete state.edits[id];
+    Array.prototype.forEach.call(card.querySelectorAll('.other[data-field="' + field + '"]'),
+      function (other) { other.parentNode.removeChild(other); });
+    save();
+    count();
+  }
+  var restored = restore();
+  tell(restored[0], restored[1]);
+  document.addEventListener("input", changed);
+  document.addEventListener("change", changed);
+  byId("bar").hidden = false;
+  byId("maker").hidden = false;
+  count();
+  // The next answer without a complete entry after the one in hand (the
+  // last one typed in, while it is in sight, or the last one scrolled to the
+  // top), round to the first.
+  var current = null;
+  document.addEventListener("focusin", function (event) {
+    var card = event.target.closest && event.target.closest("section.a");
+    if (card) current = card.getAttribute("data-id");
+  });
+  byId("next").addEventListener("click", function () {
+    var left = count(), order = data.answers.map(function (answer) { return answer.id; }), at = -1;
+    if (!left.length) return;
+    order.forEach(function (id, i) {
+      var box = cards[id].getBoundingClientRect();
+      var top = parseFloat(getComputedStyle(cards[id]).scrollMarginTop) + 2;
+      if (box.top <= top || (id === current && box.top < innerHeight && box.bottom > 0)) at = i;
+    });
+    var id = left.filter(function (id) { return order.indexOf(id) > at; })[0] || left[0];
+    var boxes = Array.prototype.slice.call(cards[id].querySelectorAll("input.reason, input.faulty-reason"));
+    var box = boxes.filter(function (b) { return b.required && wrong(b.value.trim()); })[0] || boxes[0];
+    cards[id].scrollIntoView({block: "start"});
+    box.focus({preventScroll: true});
+  });
+  byId("make").addEventListener("click", function () {
+    var made = build(), out = byId("out"), link = byId("save");
+    var list = byId("problems"), refused = made.problems.length > 0;
     list.textContent = "";
     made.problems.forEach(function (problem) {
       list.appendChild(document.createElement("li")).textContent = problem;
     });
     out.value = refused ? "" : made.text;
-    document.getElementById("todo").textContent = refused ?
+    byId("todo").textContent = refused ?
       "Not made: " + made.problems.length + " problem(s) below (score.py would refuse " +
-      "the file, or a choice made here would be lost)" : made.todo ?
-      made.todo + " required verdict(s) still without a reason" : "every required verdict has a reason";
-    if (!refused) save.href = URL.createObjectURL(new Blob([made.text], {type: "application/json"}));
-    save.hidden = refused;
-    document.getElementById("copy").hidden = refused;
+      "the file, or a choice made here would be lost)" : made.left.length ?
+      made.left.length + " answer(s) still without a complete entry" : "every answer has a complete entry";
+    if (!refused) link.href = URL.createObjectURL(new Blob([made.text], {type: "application/json"}));
+    link.hidden = refused;
+    byId("copy").hidden = refused;
   });
-  document.getElementById("copy").addEventListener("click", function () {
-    var out = document.getElementById("out");
+  byId("copy").addEventListener("click", function () {
+    var out = byId("out");
     out.select();
     if (navigator.clipboard) navigator.clipboard.writeText(out.value);
   });

@@ -149,7 +149,8 @@ class Commands(unittest.TestCase):
                     self.assertEqual(rows(proc.stdout), rows(readme_table()[1]))
                     self.assertIn("\n\nMechanical verdicts: a fresh run has no human review. "
                                   "100 answers the rubric requires a person to read, and the "
-                                  "20 passes its sample drew, are listed in", proc.stdout)
+                                  "120 answers the sampled review of passes drew, are listed "
+                                  "in", proc.stdout)
                     self.assertNotIn("med-en-01", proc.stdout)
                     self.assert_no_orphan()
         with open(os.path.join(self.project, "med.md"), encoding="utf-8") as fh:

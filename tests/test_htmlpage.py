@@ -408,17 +408,21 @@ class DatedPages(unittest.TestCase):
         self.assertEqual(problem, f"1 question(s) of results.json not on the page (first: {qid})")
 
     def test_the_sampled_review_only_from_its_date(self):
-        # The rules of 2026-12-01 write their three pages without it; the
-        # newest put it beside the results table, before the charts.
+        # The rules of 2026-12-01 write their three pages without it; those
+        # of 2026-12-02 put it beside the results table, before the charts;
+        # the newest put there how many passes are true, then the rates.
         for name, page in render_pages(mini_result("2026-12-01")).items():
-            self.assertNotIn('<table class="sample">', page, name)
-        pages = render_pages(mini_result())
-        for lang, name in page_names().items():
-            page = pages[name]
-            self.assertLess(page.index('<table class="results">'),
-                            page.index('<table class="sample">'))
-            self.assertLess(page.index('<table class="sample">'), page.index("<figure>"))
-            self.assertIn(f"<h2>{LABELS['sample'][lang]}</h2>", page)
+            self.assertNotIn('<table class="sample', page, name)
+        tables = {"2026-12-02.3": ['<table class="sample">'],
+                  None: ['<table class="sample truth">', '<table class="sample rates">']}
+        for rules, names in tables.items():
+            pages = render_pages(mini_result(rules))
+            for lang, name in page_names().items():
+                page = pages[name]
+                places = [page.index('<table class="results">')] + \
+                    [page.index(table) for table in names] + [page.index("<figure>")]
+                self.assertEqual(places, sorted(places), (rules, name))
+                self.assertIn(f"<h2>{LABELS['sample'][lang]}</h2>", page)
 
 
 if __name__ == "__main__":

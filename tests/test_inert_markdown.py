@@ -127,16 +127,14 @@ class SiteQA(unittest.TestCase):
         fences = [line for line in sheet.split("\n") if line.startswith("```")]
         self.assertEqual(fences, ["```json", "```"])
         pasted = json.loads(sheet.split("```json\n")[1].split("```")[0])
-        # The sections of the sheet: one per answer to read, the sampled passes
-        # (rules of 2026-12-02: one entry a measure, each answer a ### of its own)
-        # and the reviews file.
+        # The sections of the sheet: one per answer to read, each with an
+        # entry a measure (rules of 2026-12-03 on), and the reviews file.
         kinds = {True: "not_on_site", False: "answerable"}
-        ids = [item["id"] for item in pasted["reviews"]]
-        sampled = [qid for qid in dict.fromkeys(ids) if ids.count(qid) > 1]
+        ids = list(dict.fromkeys(item["id"] for item in pasted["reviews"]))
+        not_on_site = {item["id"] for item in pasted["reviews"]
+                       if item["measure"] == "declined_when_not_on_site"}
         self.assertEqual(headings(sheet), ["# Review sheet"] + [
-            f"## {item['id']} ({kinds[item['measure'] == 'declined_when_not_on_site']})"
-            for item in pasted["reviews"] if item["id"] not in sampled]
-            + ["## Sampled passes"] + [f"### {qid} (answerable)" for qid in sampled]
+            f"## {qid} ({kinds[qid in not_on_site]})" for qid in ids]
             + ["## The reviews file"])
         self.assertEqual({item["reason"] for item in pasted["reviews"]}, {"TODO"})
         self.assertIn("mini-en-04", [item["id"] for item in pasted["reviews"]])

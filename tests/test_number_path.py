@@ -47,6 +47,9 @@ HELPERS = {
     ("siteqa", "RunFacts.__init__"): "provenance only",
     ("siteqa", "RunFacts.add"): "provenance only",
     ("siteqa", "provenance"): "provenance only",
+    ("siteqa", "run_status"): "provenance only: how the run is labelled",
+    ("siteqa", "sample_of"): "which sampled review of passes the rules of the date draw",
+    ("siteqa", "asked_of"): "which measures a person is asked about (2026-12-03 on)",
     ("siteqa", "score_quarter"): "the quarter folder's file names, as its MANIFEST gives them",
     ("siteqa", "path"): "the quarter folder's file names, as its MANIFEST gives them",
     ("responses", "follow"): "the value at a path of the profile in the body",
@@ -80,6 +83,7 @@ HELPERS = {
     ("report", "median_ms"): "the median latency column",
     ("report", "cell"): "a table cell: after review, the mechanical figure in brackets",
     ("report", "provenance_lines"): "results.md's provenance section and signature",
+    ("report", "review_markdown"): "results.md's review coverage (and its sampled review)",
     ("report", "inert"): "provenance only: a server's text (the platform version) as inert Markdown",
 }
 
@@ -96,7 +100,8 @@ HELPERS_SINCE_2026_12_02 = {
     ("textmatch", "_russian_ending"): "contains's Russian word endings (2026-12-02)",
     ("textmatch", "clauses"): "the negation flag's clauses",
     ("textmatch", "occurrences"): "the negation flag: where a spelling stands",
-    ("siteqa", "mark_sample"): "marks the sampled rows; no verdict changes",
+    ("siteqa", "sample_of"): "which sampled review the rules of the date draw",
+
     ("report", "sample_markdown"): "results.md's sampled review section",
     ("report", "sample_rows"): "results.md's sampled review rows",
     ("report", "sample_texts"): "the sampled review's rate and interval as text",

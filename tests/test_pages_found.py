@@ -446,11 +446,24 @@ class PhoneAndOutputs(unittest.TestCase):
                          "table.sample td:first-child{border-top:0;min-width:0}",
                          "table.sample td:nth-child(-n+2){display:inline-block;"):
                 self.assertIn(rule, phone, name)
-            # Each figure after its column's name, in the page's language.
+            # Each figure after its column's name, in the page's language:
+            # the rates' and the true passes' tables (rules of 2026-12-03 on).
+            for table, keys, first in (
+                    ("rates", ("lang", "candidates", "read", "false_pass_rate", "interval"), 3),
+                    ("truth", ("delivered", "correct_facts", "right_page_cited",
+                               "in_question_language", "declined_when_not_on_site"), 2)):
+                for i, key in enumerate(keys, first):
+                    self.assertIn(f'table.{table} td:nth-child({i})::before{{content:"'
+                                  f'{LABELS[key][lang]}"}}', phone, name)
+
+    def test_the_sample_of_2026_12_02_is_a_card_per_row_on_a_phone(self):
+        for lang, name in zip(LANGS, ("index.html", "index.he.html", "index.ru.html")):
+            page = render_pages(siteqa.score([QUESTIONS], [RAW], REVIEWS, "2026-12-02.3"))[name]
+            style = page[page.index("<style>"):page.index("</style>")]
             for i, key in enumerate(("overturned", "false_pass_rate", "interval", "unsampled",
                                      "expected_false"), 3):
                 self.assertIn(f'table.sample td:nth-child({i})::before{{content:"'
-                              f'{LABELS[key][lang]}"}}', phone, name)
+                              f'{LABELS[key][lang]}"}}', style, name)
 
     def test_the_outputs_beside_the_page_are_named(self):
         for lang, name in zip(LANGS, ("index.html", "index.he.html", "index.ru.html")):

@@ -11,7 +11,7 @@ import tempfile
 import unittest
 
 from tests import support, test_docs
-from tests.test_sample import completed
+from tests.test_sample import completed_by_measure as completed
 from tests.support import ROOT, call_main
 
 import publish  # noqa: E402
@@ -19,6 +19,7 @@ import reproduce  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.jsonl import sha256_file  # noqa: E402
 from evalkit.rubric.measures import MEASURES  # noqa: E402
+from evalkit.rubric.rulebook import change_dates  # noqa: E402
 
 DEMO = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
 BENCH = os.path.join(ROOT, "Documents", "c4-benchmark")
@@ -217,7 +218,7 @@ class Publish(unittest.TestCase):
         self.assertEqual(manifest["sampled_review"]["missing"], [])
         self.assertGreater(manifest["sampled_review"]["reviewed"], 0)
         self.assertFalse(manifest["unreviewed_allowed"])
-        self.assertEqual(manifest["decline_list_date"], "2026-12-04")
+        self.assertEqual(manifest["decline_list_date"], change_dates()[-1])
         self.assertEqual(manifest["runs"]["platform_versions"], ["demo-assistant 0.1.0"])
         code, out, _ = call_main(reproduce, [folder])
         self.assertEqual(code, 0, out)

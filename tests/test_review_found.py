@@ -49,8 +49,10 @@ DECIDED_SHA256 = "c351d31e28338d7d0ea6d1d5c0dff123c9eced9f61f63a8ba812ac2312c676
 OVERRIDE = "\u202e"
 
 
-def demo(reviews=None):
-    return siteqa.score(QUESTIONS, RAWS, reviews)
+def demo(reviews=None, rules="2026-12-02.3"):
+    """The demo quarter's answers scored under the last rules of one entry an
+    answer (the newest ask one a measure: ByMeasure below)."""
+    return siteqa.score(QUESTIONS, RAWS, reviews, rules)
 
 
 def decisions(result):
@@ -140,6 +142,25 @@ class WhyItIsHere(unittest.TestCase):
                         failed, key=list(TITLES.values()).index)), shown)
                 if row["kind"] == "not_on_site":
                     self.assertIn("every answer to a not-on-site question", shown)
+
+
+class ByMeasure(unittest.TestCase):
+    """1b. Under the rules of 2026-12-03 on, each card names every measure to
+    read and why, as the sheet's "To judge" line does (report.to_read)."""
+
+    def test_each_measure_to_read_with_why(self):
+        result = demo(rules=None)
+        page = reviewpage.render_review_page(result, NAME)
+        for row in result["questions"]:
+            measures = report.to_read(row)
+            if not measures:
+                continue
+            shown = card(page, row["id"])
+            with self.subTest(row["id"]):
+                self.assertIn("Why it is here: " + "; ".join(
+                    f"{html.escape(TITLES[m])} ({html.escape(reviewpage.WHY[why])})"
+                    for m, why in measures) + ".", shown)
+                self.assertEqual(reviewpage.required_measures(row), [m for m, _ in measures])
 
 
 class Refused(unittest.TestCase):

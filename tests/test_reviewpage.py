@@ -14,7 +14,8 @@ import re
 import shutil
 
 from tests.support import call_main, write_json
-from tests.test_sample import QUESTIONS, RAWS, REVIEWS, TempCase, completed
+from tests.test_sample import QUESTIONS, RAWS, REVIEWS, TempCase
+from tests.test_sample import completed_by_measure as completed
 
 import publish  # noqa: E402
 import score  # noqa: E402
@@ -48,15 +49,14 @@ class ReviewPage(TempCase):
         """The same decisions made in the page, as its choices."""
         choices = {}
         for row in result["questions"]:
-            if row.get("sampled") and not row["reviewed"]:
-                if row["id"] in faulty:
-                    choices[row["id"]] = {"faulty": "two answers"}
-                    continue
-                choices[row["id"]] = {m: ((row["id"], m) not in overturn, "read against the page")
-                                      for m in reviewpage.required_measures(row)}
-            elif row["review_required"] and not row["reviewed"]:
-                (m,) = reviewpage.required_measures(row)
-                choices[row["id"]] = {m: (row["mechanical"][m], "read")}
+            if row["id"] in faulty:
+                choices[row["id"]] = {"faulty": "two answers"}
+            elif not row["reviewed"]:
+                given = {r["measure"] for r in row["reviews"]}
+                choices[row["id"]] = {m: (row["mechanical"][m] and (row["id"], m) not in overturn,
+                                          "read against the page")
+                                      for m in reviewpage.required_measures(row)
+                                      if m not in given}
         return choices
 
     def verdicts(self, reviews):

@@ -1,4 +1,7 @@
-"""The sampled review of passes (rules of 2026-12-02, evalkit/rubric/sampling.py).
+"""The sampled review of passes (rules of 2026-12-02, evalkit/rubric/sampling.py),
+scored under the last rules that drew it (2026-12-02.3: the rules of
+2026-12-03 read every measure on its own, tests/test_pass_review.py; a quarter
+is published under the newest rules, so the publishing tests below hold those).
 
 The sample is the rule's, recomputed here from the raw lines and sha256
 alone, and pinned to digests computed outside Python; it is the same on
@@ -43,6 +46,12 @@ MINI_QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
 MINI_RAW = os.path.join(FIXTURES, "raw-mini.jsonl")
 MINI_REVIEWS = os.path.join(FIXTURES, "reviews-mini.json")
 Z = 1.959963984540054
+RULES = "2026-12-02.3"  # the last rules of the whole-answer sample
+
+
+def old_score(questions, raws, reviews=None):
+    """siteqa.score under the rules of the whole-answer sample."""
+    return siteqa.score(questions, raws, reviews, RULES)
 
 
 def read(path):
@@ -86,7 +95,7 @@ def completed(reviews_path, questions, raws, *, overturn=(), faulty=(), drop=())
     marked faulty instead, ``drop`` (id, measure) left out. Returns the doc."""
     doc = json.loads(read(reviews_path)) if os.path.exists(reviews_path) else \
         {"format": 1, "reviews": []}
-    result = siteqa.score(questions, raws, reviews_path if doc["reviews"] else None)
+    result = old_score(questions, raws, reviews_path if doc["reviews"] else None)
     for row in result["questions"]:
         if row["review_required"] and not row["reviewed"]:
             failed = [m for m in MEASURES if row["mechanical"][m] is False]
@@ -120,7 +129,7 @@ class TempCase(unittest.TestCase):
 class TheDraw(TempCase):
     def test_the_sample_is_the_rules_recomputed_from_sha256(self):
         # The demo-2026-12 quarter's inputs, re-scored under the newest rules.
-        result = siteqa.score(QUESTIONS, RAWS, REVIEWS)
+        result = old_score(QUESTIONS, RAWS, REVIEWS)
         block = result["sampled_review"]
         by_hand = drawn_by_hand(result, RAWS)
         self.assertEqual(sampled_ids(block), by_hand)
@@ -143,7 +152,7 @@ class TheDraw(TempCase):
         # Every candidate of the fixture (5, fewer than 20), in the rule's
         # order; each digest computed outside Python, e.g.
         #   printf 'worked-example\nmini-ru-02' | sha256sum
-        block = siteqa.score([MINI_QUESTIONS], [MINI_RAW])["sampled_review"]
+        block = old_score([MINI_QUESTIONS], [MINI_RAW])["sampled_review"]
         self.assertEqual(block["per_set"], 20)
         self.assertEqual([(item["id"], item["sha256"][:16]) for item in block["sets"][0]["sampled"]],
                          [("mini-ru-02", "07de9319f6bd4534"), ("mini-en-04", "75e50dd5a6e1bec5"),
@@ -156,7 +165,8 @@ class TheDraw(TempCase):
         outputs = []
         for run in range(2):
             out = self.path(f"run{run}.json")
-            proc = support.run_script("score.py", *QUESTIONS, *RAWS, "--json", out)
+            proc = support.run_script("score.py", *QUESTIONS, *RAWS, "--json", out,
+                                      "--rules-as-of", RULES)
             self.assertEqual((proc.returncode, proc.stderr), (0, ""))
             outputs.append(json.loads(read(out))["sampled_review"])
         self.assertEqual(outputs[0], outputs[1])
@@ -166,7 +176,7 @@ class TheDraw(TempCase):
         for part, chunk in zip(parts, (lines[:77], lines[77:])):
             with open(part, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write("".join(chunk))
-        self.assertEqual(siteqa.score(QUESTIONS, parts)["sampled_review"], outputs[0])
+        self.assertEqual(old_score(QUESTIONS, parts)["sampled_review"], outputs[0])
 
     def test_at_most_twenty_a_set_and_the_rest_counted_outside(self):
         def made(name, number, kind="answerable"):
@@ -196,12 +206,12 @@ class TheDraw(TempCase):
             for name in ("big", "small") for qid in sampled_ids(block)[name]]})
 
     def test_reviews_cannot_move_the_draw(self):
-        plain = siteqa.score(QUESTIONS, RAWS, REVIEWS)["sampled_review"]
+        plain = old_score(QUESTIONS, RAWS, REVIEWS)["sampled_review"]
         first_biz, first_med = (sampled_ids(plain)[s][0] for s in SETS)
         path = shutil.copy(REVIEWS, self.path("reviews.json"))
         completed(path, QUESTIONS, RAWS, overturn={(first_biz, "correct_facts")},
                   faulty={first_med})
-        block = siteqa.score(QUESTIONS, RAWS, path)["sampled_review"]
+        block = old_score(QUESTIONS, RAWS, path)["sampled_review"]
         self.assertEqual(block["sets"], plain["sets"])
         # A faulty sampled answer is reviewed, and out of every rate.
         self.assertEqual(block["coverage"]["missing"], [])
@@ -220,7 +230,7 @@ class TheDraw(TempCase):
         raw = self.path("raw.jsonl")
         with open(raw, "w", encoding="utf-8", newline="\n") as fh:
             fh.write("".join(lines))
-        code, out, err = call_main(score, [MINI_QUESTIONS, raw])
+        code, out, err = call_main(score, [MINI_QUESTIONS, raw, "--rules-as-of", RULES])
         self.assertEqual((code, out), (2, ""))
         self.assertEqual(err, f"score.py: {raw}:1: run.run_id must be a non-empty string: the "
                               "sampled review of passes is drawn from it (rules of 2026-12-02)\n")
@@ -278,10 +288,10 @@ class Figures(TempCase):
 
     def test_a_reviewed_sample_counts_what_was_overturned(self):
         path = shutil.copy(REVIEWS, self.path("reviews.json"))
-        first = sampled_ids(siteqa.score(QUESTIONS, RAWS, REVIEWS)["sampled_review"])
+        first = sampled_ids(old_score(QUESTIONS, RAWS, REVIEWS)["sampled_review"])
         overturned = {(first["biz"][0], "correct_facts"), (first["med"][0], "right_page_cited")}
         completed(path, QUESTIONS, RAWS, overturn=overturned)
-        result = siteqa.score(QUESTIONS, RAWS, path)
+        result = old_score(QUESTIONS, RAWS, path)
         block = result["sampled_review"]
         n = sum(len(ids) for ids in first.values())
         figures = {g["set"]: g for g in block["figures"]}
@@ -311,7 +321,7 @@ class Outputs(TempCase):
         completed(path, QUESTIONS, RAWS)
         md, js, page = self.path("results.md"), self.path("results.json"), self.path("index.html")
         code, out, err = call_main(score, QUESTIONS + RAWS + [
-            "--reviews", path, "--out", md, "--json", js, "--html", page])
+            "--reviews", path, "--out", md, "--json", js, "--html", page, "--rules-as-of", RULES])
         self.assertEqual((code, out, err), (0, "", ""))
         doc = json.loads(read(js))
         block = doc["sampled_review"]
@@ -347,7 +357,8 @@ class Outputs(TempCase):
     def test_the_review_sheet_lists_the_sample_with_its_entries(self):
         sheet = self.path("sheet.md")
         code, out, err = call_main(score, [MINI_QUESTIONS, MINI_RAW, "--review-sheet", sheet,
-                                           "--reviews-to", "build/x/reviews-x.json"])
+                                           "--reviews-to", "build/x/reviews-x.json",
+                                           "--rules-as-of", RULES])
         self.assertEqual((code, out, err), (0, "", ""))
         text = read(sheet)
         sampled = text.split("\n## Sampled passes\n")[1].split("\n## The reviews file\n")[0]
@@ -360,7 +371,7 @@ class Outputs(TempCase):
         self.assertEqual(len(pasted["reviews"]), 8 + 5 * 4)
         for item in pasted["reviews"]:
             item["reason"] = "read; the mechanical verdict stands"
-        result = siteqa.score([MINI_QUESTIONS], [MINI_RAW],
+        result = old_score([MINI_QUESTIONS], [MINI_RAW],
                               write_json(self.path("reviews.json"), pasted))
         self.assertEqual(result["sampled_review"]["coverage"],
                          {"sampled": 5, "reviewed": 5, "missing": []})
@@ -381,9 +392,37 @@ class Outputs(TempCase):
         self.assertNotIn('"sampled', read(self.path("mini-results.json")))
 
 
+def completed_by_measure(reviews_path, questions, raws, *, overturn=(), faulty=(), drop=()):
+    """The reviews file completed as a reviewer would from the review sheet
+    under the newest rules: an entry keeping the mechanical verdict for every
+    measure asked or sampled that has none; ``overturn`` (id, measure) set
+    false, ``faulty`` ids marked faulty instead, ``drop`` (id, measure) left
+    out. Returns the doc."""
+    doc = json.loads(read(reviews_path)) if os.path.exists(reviews_path) else \
+        {"format": 1, "reviews": []}
+    result = siteqa.score(questions, raws, reviews_path if doc["reviews"] else None)
+    have = {(e["id"], e.get("measure")) for e in doc["reviews"]}
+    doc["reviews"] = [e for e in doc["reviews"] if e["id"] not in faulty]
+    doc["reviews"] += [{"id": qid, "faulty": True, "reason": "two answers"} for qid in faulty]
+    for row in result["questions"]:
+        for measure in [] if row["id"] in faulty else row["asked"] + row["sampled"]:
+            if (row["id"], measure) not in have | set(drop):
+                doc["reviews"].append({"id": row["id"], "measure": measure,
+                                       "value": row["mechanical"][measure]
+                                       and (row["id"], measure) not in overturn,
+                                       "reason": "read against the page"})
+    write_json(reviews_path, doc)
+    return doc
+
+
+def sampled_by_measure(block):
+    return {(s["set"], m["measure"]): m["sampled"] for s in block["sets"] for m in s["measures"]}
+
+
 class PublishAndReproduce(TempCase):
     """The demo-2026-12 quarter's inputs published again under the newest
-    rules, into a folder of this test's own."""
+    rules (every measure read on its own: evalkit/rubric/passes.py), into a
+    folder of this test's own."""
 
     def setUp(self):
         super().setUp()
@@ -419,8 +458,11 @@ class PublishAndReproduce(TempCase):
         manifest["files"][name].update(sha256=sha256_file(path), bytes=os.path.getsize(path))
         write_json(manifest_path, manifest)
 
+    def published(self):
+        return siteqa.score(*self.inputs(), self.reviews)["sampled_review"]
+
     def test_a_reviewed_sample_publishes_and_reproduces(self):
-        completed(self.reviews, *self.inputs())
+        completed_by_measure(self.reviews, *self.inputs())
         code, _, err = self.publish()
         self.assertEqual(code, 0, err)
         self.assertRegex(err, r"reviewed (\d+) of \1 required and (\d+) of \2 sampled\n$")
@@ -429,16 +471,18 @@ class PublishAndReproduce(TempCase):
         self.assertIn("identical  results.json", out)
 
     def test_publish_refuses_an_unreviewed_sample_then_the_pages_say_so(self):
-        completed(self.reviews, *self.inputs(), drop={
-            (qid, m) for qid in self.drawn_ids() for m in MEASURES})
-        block = siteqa.score(*self.inputs(), self.reviews)["sampled_review"]
+        sampled = sampled_by_measure(siteqa.score(*self.inputs())["sampled_review"])
+        completed_by_measure(self.reviews, *self.inputs(), drop={
+            (qid, measure) for (_s, measure), ids in sampled.items() for qid in ids})
+        block = self.published()
         first = block["coverage"]["missing"][0]
+        count = block["coverage"]["sampled"]
         code, _, err = self.publish()
         self.assertEqual(code, 2)
         self.assertEqual(len(err.splitlines()), 1, err)
-        self.assertIn(f"{block['coverage']['sampled']} of {block['coverage']['sampled']} sampled "
-                      "passes lack an entry for a measure that applies (first: "
-                      f"{first['id']} delivered); write them into {self.reviews}", err)
+        self.assertIn(f"{count} of {count} sampled answers lack an entry for a measure sampled "
+                      f"(first: {first['id']} {first['measures'][0]}); write them into "
+                      f"{self.reviews}", err)
         self.assertIn("(make: PUBLISH_FLAGS=--allow-unreviewed)", err)
         self.assertNotIn("answers the rubric requires", err)
         self.assertFalse(os.path.exists(self.folder))
@@ -450,7 +494,7 @@ class PublishAndReproduce(TempCase):
         for lang, name in page_names().items():
             note = LABELS["sample_missing"][lang].split("{")[0]
             self.assertIn(f'<p class="note">{note}', read(os.path.join(self.folder, name)))
-        self.assertIn(f"Review of the sample: 0 of {block['coverage']['sampled']} sampled answers",
+        self.assertIn(f"Review of the sample: 0 of {count} sampled answers",
                       read(os.path.join(self.folder, "results.md")))
         # Every file is identical, yet the quarter is not verified: its
         # sample has no entries.
@@ -459,40 +503,34 @@ class PublishAndReproduce(TempCase):
         self.assertTrue(all(line.startswith(("identical", "verified", "shows"))
                             for line in out.splitlines()), out)
         self.assertEqual(err, f"reproduce.py: {self.folder}: NOT verified: the sampled review is "
-                              f"incomplete: {block['coverage']['sampled']} of "
-                              f"{block['coverage']['sampled']} sampled passes lack a review "
-                              f"entry (first: {first['id']} delivered)\n")
-
-    def drawn_ids(self):
-        return [qid for ids in sampled_ids(
-            siteqa.score(*self.inputs(), self.reviews)["sampled_review"]).values() for qid in ids]
+                              f"incomplete: {count} of {count} sampled answers lack a review "
+                              f"entry (first: {first['id']} {first['measures'][0]})\n")
 
     def test_reproduce_fails_for_a_sample_that_is_not_the_rules(self):
-        completed(self.reviews, *self.inputs())
+        completed_by_measure(self.reviews, *self.inputs())
         self.assertEqual(self.publish()[0], 0)
-        drawn = self.drawn_ids()
+        drawn = sampled_by_measure(self.published())
         other = next(row["id"] for row in siteqa.score(*self.inputs(), self.reviews)["questions"]
-                     if row["id"] not in drawn and row["set"] == "med")
+                     if row["id"] not in drawn["med", "correct_facts"] and row["set"] == "med"
+                     and row["kind"] == "answerable")
 
         def swap(doc):
             med = next(s for s in doc["sampled_review"]["sets"] if s["set"] == "med")
-            med["sampled"][0]["id"] = other
+            facts = next(m for m in med["measures"] if m["measure"] == "correct_facts")
+            facts["sampled"][0] = other
         self.rewrite("results.json", swap)
         code, out, err = call_main(reproduce, [self.folder])
         self.assertEqual(code, 1, out)
         self.assertIn("differs    results.json", out)
         self.assertIn("    (the sample it names is not the one the rule draws from the inputs: "
-                      f"biz {', '.join(sampled_ids(self.published())['biz'])}; med ", out)
-        self.assertIn(f'    - "id": "{other}",', out)
+                      f"med correct_facts {', '.join(drawn['med', 'correct_facts'])})\n", out)
+        self.assertIn(f'    - "{other}",', out)
         self.assertIn("NOT reproduced", err)
 
-    def published(self):
-        return siteqa.score(*self.inputs(), self.reviews)["sampled_review"]
-
     def test_reproduce_fails_for_a_missing_entry(self):
-        completed(self.reviews, *self.inputs())
+        completed_by_measure(self.reviews, *self.inputs())
         self.assertEqual(self.publish()[0], 0)
-        first = sampled_ids(self.published())["biz"][0]
+        first = sampled_by_measure(self.published())["biz", "right_page_cited"][0]
         reviews = os.path.join(self.folder, "reviews-demo-3.json")
 
         def drop(doc):

@@ -15,7 +15,8 @@ from tests.support import FIXTURES, ROOT, call_main
 import score  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.rubric.measures import declined_when_not_on_site  # noqa: E402
-from evalkit.rubric.rulebook import rules_as_of  # noqa: E402
+from evalkit import VERSION  # noqa: E402
+from evalkit.rubric.rulebook import change_dates, rules_as_of  # noqa: E402
 
 QUESTIONS = os.path.join(FIXTURES, "questions-mini.json")
 RAW = os.path.join(FIXTURES, "raw-mini.jsonl")
@@ -94,7 +95,7 @@ class Golden(ScoreTestCase):
         self.assertEqual((ru["delivered"]["passed"], ru["delivered"]["applicable"]), (3, 4))
         self.assertEqual((ru["right_page_cited"]["passed"], ru["right_page_cited"]["applicable"]), (1, 2))
         self.assertEqual(result["provenance"]["run"]["status"], "not_run")
-        self.assertEqual(result["provenance"]["decline_list_date"], "2026-12-04")
+        self.assertEqual(result["provenance"]["decline_list_date"], change_dates()[-1])
 
     def test_order_of_raw_lines_does_not_matter(self):
         # Every output the same, but for the raw file's own sha256 (and the
@@ -434,22 +435,30 @@ class ReviewRefusals(ScoreTestCase):
                                            "--reviews-to", "build/x/reviews-x.json"])
         self.assertEqual((code, out, err), (0, "", ""))
         text = read(sheet)
-        self.assertIn("8 answers to read; 0 already have an entry.", text)
+        # Each answer once, with an entry for every measure to read: the
+        # mini fixture's 13 answers, every pass a candidate (fewer than 60).
+        self.assertIn("13 answers to read, 47 entries; 47 still TODO.", text)
         self.assertIn("write your verdicts into `build/x/reviews-x.json`", text)
-        # 8 answers, the sampled passes (5, each a ### of their own) and the reviews file
-        self.assertEqual(text.count("\n## "), 10)
-        self.assertEqual(text.count("\n### "), 5)
+        self.assertEqual(text.count("\n## "), 13 + 1)
+        self.assertIn("- To judge: delivered (sampled), correct_facts (failed), right_page_cited "
+                      "(sampled), in_question_language (sampled)\n", text)
         entry = '{"id": "mini-en-02", "measure": "correct_facts", "value": false, "reason": "TODO"}'
         self.assertIn("\n    " + entry + "\n", text)  # valid JSON as it stands
-        # The whole file, pasted as it stands, is a reviews file that needs only reasons:
-        # an entry for each answer the rubric sends, one a measure of each sampled pass.
+        # The whole file, pasted as it stands, is a reviews file that needs only reasons.
         pasted = json.loads(text.split("```json\n")[1].split("```")[0])
-        self.assertEqual(len(pasted["reviews"]), 8 + 5 * 4)
+        self.assertEqual(len(pasted["reviews"]), 47)
         for item in pasted["reviews"]:
             item["reason"] = "read; the mechanical verdict stands"
         path = self.write("reviews.json", json.dumps(pasted))
-        self.assertEqual(scored(path)["review_coverage"]["reviewed"], 8)
-        self.assertEqual(scored(path)["sampled_review"]["coverage"]["reviewed"], 5)
+        self.assertEqual(scored(path)["review_coverage"]["missing"], [])
+        self.assertEqual(scored(path)["sampled_review"]["coverage"]["missing"], [])
+        # Under the rules of 2026-12-02 the sheet had one entry an answer and
+        # a section of sampled passes.
+        code, _, err = call_main(score, [QUESTIONS, RAW, "--review-sheet", sheet,
+                                         "--rules-as-of", "2026-12-02.3"])
+        self.assertEqual(code, 0, err)
+        self.assertIn("8 answers to read; 0 already have an entry.", read(sheet))
+        self.assertEqual(read(sheet).count("\n### "), 5)
         # Under the rules before 2026-12-02 the sheet has no sampled passes.
         code, _, err = call_main(score, [QUESTIONS, RAW, "--review-sheet", sheet,
                                          "--rules-as-of", "2026-12-01"])
@@ -498,7 +507,7 @@ class RulesHelp(unittest.TestCase):
 
 
 class Signature(unittest.TestCase):
-    """From the rules of 2026-12-03 results.md ends with one line a quoted
+    """From the rules of 2026-12-02.2 results.md ends with one line a quoted
     figure can carry; its sha256 is what ``sha256sum`` of the question files,
     then the raw files, piped to ``sha256sum`` prints (the methodology page's
     recipe), whatever the order the files were given in."""
@@ -539,8 +548,8 @@ class Signature(unittest.TestCase):
             reversed_text = self.results_md(raws[::-1])
             expected = self.sha256sum_recipe([QUESTIONS], raws)
         last = text.rstrip("\n").split("\n")[-1]
-        self.assertEqual(last, f"Signature: site-qa, rules of 2026-12-04, score.py 0.7.0, "
-                               f"questions and raw answers sha256 {expected}")
+        self.assertEqual(last, f"Signature: site-qa, rules of {change_dates()[-1]}, score.py "
+                               f"{VERSION}, questions and raw answers sha256 {expected}")
         self.assertEqual(text, reversed_text)
 
     def test_another_raw_file_another_signature(self):

@@ -117,13 +117,13 @@ def summary(out):
     with open(os.path.join(out, "results.json"), encoding="utf-8") as fh:
         result = json.load(fh)
     required = result["review_coverage"]["required"]
-    # The rules of 2026-12-02 draw a sample of the passes no rule sends to a person.
+    # The sampled review of passes: the answers it drew (rules of 2026-12-02 on).
     sampled = (result.get("sampled_review") or {}).get("coverage", {}).get("sampled", 0)
     sheet = os.path.join(out, "review-sheet.md")
     return "\n".join(table) + "\n\n" + (
         "Mechanical verdicts: a fresh run has no human review. "
         f"{required} answers the rubric requires a person to read"
-        + (f", and the {sampled} passes its sample drew," if sampled else "")
+        + (f", and the {sampled} answers the sampled review of passes drew," if sampled else "")
         + f" are listed in {sheet}; all files are in {out}.\n")
 
 

@@ -200,7 +200,7 @@ def compare(scored, part=None):
             if not isinstance(human, bool):
                 raise BadInput(f"{item['file']}: {item['id']}: no human verdict for {measure}")
             same = row["mechanical"][measure] == human
-            caught = same or row["review_required"]
+            caught = same or read_by_a_person(row, measure)
             for key in ((row["lang"], measure), (row["lang"], "all"), ("all", measure),
                         ("all", "all")):
                 tally = counts.setdefault(key, [0, 0, 0])
@@ -212,6 +212,15 @@ def compare(scored, part=None):
     return counts, disagreements
 
 
+def read_by_a_person(row, measure):
+    """Whether the review sheet sends ``measure`` of this answer to a person:
+    under the rules of 2026-12-03 on, a measure asked of them (failed,
+    flagged, a not-on-site decline); before, any measure of an answer the
+    rubric requires a person to read. A sampled pass is not counted: the
+    sample is a draw, not a rule."""
+    return measure in row["asked"] if "asked" in row else row["review_required"]
+
+
 def unreviewed_false_passes(scored, part):
     """``({lang: [answers with a false pass no person reads]}, {lang: answers})``
     of one part: an answer whose rules pass a measure the person fails, and
@@ -221,9 +230,8 @@ def unreviewed_false_passes(scored, part):
         if item["part"] != part:
             continue
         answers[row["lang"]] = answers.get(row["lang"], 0) + 1
-        if not row["review_required"] and any(
-                row["mechanical"][measure] is True and item["human"].get(measure) is False
-                for measure in APPLIES[row["kind"]]):
+        if any(row["mechanical"][measure] is True and item["human"].get(measure) is False
+               and not read_by_a_person(row, measure) for measure in APPLIES[row["kind"]]):
             missed.setdefault(row["lang"], []).append(item)
     return missed, answers
 

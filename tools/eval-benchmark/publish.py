@@ -47,7 +47,7 @@ from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.jsonl import dumps_file, iter_jsonl, sha256_file, write_atomic  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
 from evalkit.rubric.quarter import (SHA256, check_quarter, describe, history,  # noqa: E402
-                                    plain_name, role_of, scoring_inputs, shown)
+                                    input_kind, plain_name, role_of, scoring_inputs, shown)
 
 PROG = "publish.py"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -104,6 +104,11 @@ def asked_from(work, bench):
     if not os.path.isdir(work):
         raise BadInput(f"{work}: no such folder (run the quarter first: make run)")
     raws = sorted(f for f in os.listdir(work) if f.startswith("raw-") and f.endswith(".jsonl"))
+    for name in raws:
+        if input_kind(name) != "raw":
+            # reproduce.py reads a quarter's inputs by the same names.
+            raise BadInput(f"{work}/{shown(name)}: a raw file is named raw-SET.jsonl, SET "
+                           "lower-case letters, digits and hyphens (raw-biz.jsonl): rename it")
     if not raws:
         raise BadInput(f"{work}: no raw-*.jsonl answers (run the quarter first: make run)")
     questions = {}  # name -> {sha256: the first raw line that records it}
@@ -138,7 +143,7 @@ def asked_with(line, place):
     records it was asked from; else BadInput."""
     run = line.get("run") if isinstance(line.get("run"), dict) else {}
     name, sha = run.get("cases_file"), run.get("cases_sha256")
-    if not plain_name(name) or not name.startswith("questions-") or not name.endswith(".json"):
+    if not plain_name(name) or input_kind(name) != "questions":
         raise BadInput(f"{place}: run.cases_file {shown(name)} is not a question file name")
     if not isinstance(sha, str) or not SHA256.fullmatch(sha):
         raise BadInput(f"{place}: run.cases_sha256 {shown(sha)} is not the sha256 of a "
@@ -222,8 +227,8 @@ def unreviewed(cov, sample):
                      f"a person to read have no review entry (first: {cov['missing'][0]})")
     if sample and sample["missing"]:
         first = sample["missing"][0]
-        parts.append(f"{len(sample['missing'])} of {sample['sampled']} sampled passes lack an "
-                     "entry for a measure that applies (first: "
+        parts.append(f"{len(sample['missing'])} of {sample['sampled']} sampled answers lack an "
+                     "entry for a measure sampled (first: "
                      f"{first['id']} {first['measures'][0]})")
     return "; ".join(parts)
 

@@ -249,7 +249,7 @@ def verdict(folder, result, ok):
         first = missing[0]
         sample = result["sampled_review"]["coverage"]
         return cli.fail(PROG, f"{folder}: NOT verified: the sampled review is incomplete: "
-                              f"{len(missing)} of {sample['sampled']} sampled passes lack a "
+                              f"{len(missing)} of {sample['sampled']} sampled answers lack a "
                               f"review entry (first: {first['id']} {first['measures'][0]})"
                               + ("" if ok else "; and see the lines marked differs"), code=1)
     cli.say(PROG, f"{folder}: " + ("every input verified, every result identical, every "
@@ -318,21 +318,33 @@ def other_sample(folder, block):
     the one the rule draws from the inputs (``block``), else ``[]``: why
     its bytes differ, in words. The regular file checked, read as JSON;
     anything unreadable there names no sample."""
-    drawn = [[s["set"], [item["id"] for item in s["sampled"]]] for s in block["sets"]]
+    drawn = sample_named(block)
     fh, problem = open_regular(os.path.join(folder, "results.json"))
     if problem:
         return []
     with fh:
         try:
-            sets = json.loads(fh.read().decode("utf-8"))["sampled_review"]["sets"]
-            named = [[s["set"], [item["id"] for item in s["sampled"]]] for s in sets]
+            named = sample_named(json.loads(fh.read().decode("utf-8"))["sampled_review"])
         except (ValueError, KeyError, TypeError, RecursionError):
             named = None
     if named == drawn:
         return []
+    other = [group for group in drawn if group not in (named or [])]
     return ["    " + cli.printable("(the sample it names is not the one the rule draws from "
-                                    "the inputs: " + "; ".join(f"{name} {', '.join(ids)}"
-                                                               for name, ids in drawn) + ")")]
+                                    "the inputs: " + "; ".join(other) + ")")]
+
+
+def sample_named(block):
+    """The sample a ``sampled_review`` block names, in words: per set (rules
+    of 2026-12-02), or per set and measure (2026-12-03 on), its ids."""
+    out = []
+    for item in block["sets"]:
+        if "measures" in item:
+            out += [f"{item['set']} {m['measure']} {', '.join(m['sampled'])}"
+                    for m in item["measures"]]
+        else:
+            out.append(f"{item['set']} {', '.join(entry['id'] for entry in item['sampled'])}")
+    return out
 
 
 def cannot_rescore(lines, folder, reason):

@@ -44,13 +44,21 @@ REPO = os.path.dirname(os.path.dirname(SCRIPTS_DIR))
 #          and sampled on each row), the pages and the review sheet, beside
 #          the other rules of that date. Older rules keep the output of 0.4.0
 #          and 0.2.0.
-#   0.6.0  the rules of 2026-12-03: results.md ends with its signature (suite,
-#          rules date, version, one sha256 of the question and raw files).
-#          The scenario suite keeps its own output version
-#          (scenario_score.OUTPUT_VERSION), so a site-qa rule never moves it.
-#   0.7.0  the rules of 2026-12-04: the decline flag reads every language's
-#          DECLINE phrases, the numbers flag every script's digits.
-VERSION = "0.7.0"
+#   0.6.0  the rules of 2026-12-02.2 (first dated 2026-12-03): results.md ends
+#          with its signature (suite, rules date, version, one sha256 of the
+#          question and raw files). The scenario suite keeps its own output
+#          version (scenario_score.OUTPUT_VERSION), so a site-qa rule never
+#          moves it.
+#   0.7.0  the rules of 2026-12-02.3 (first dated 2026-12-04): the decline
+#          flag reads every language's DECLINE phrases, the numbers flag every
+#          script's digits.
+#   0.8.0  the rules of 2026-12-03: every measure read on its own
+#          (evalkit/rubric/passes.py: entries per measure, the sample drawn
+#          from the questions and the answers' bodies, its size, the rates per
+#          language and each figure's estimate of its true passes), the
+#          signature covering the reviews, a run from this machine or a
+#          private network a local run.
+VERSION = "0.8.0"
 
 # ASCII digits only, the whole text: \d would take other scripts' digits.
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -81,6 +89,18 @@ def calendar_date(text):
     except ValueError:
         return False
     return True
+
+
+# A rules date (evalkit/rubric/rulebook.py): a day, and ".N" for the Nth
+# rules of that day; such dates sort as text in the order they came into force.
+_RULES_DATE = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})(?:\.[2-9])?")
+
+
+def rules_date_text(text):
+    """True for a rules date: YYYY-MM-DD, a day of the calendar, or
+    YYYY-MM-DD.N (N from 2 to 9) for the Nth rules of that day."""
+    match = _RULES_DATE.fullmatch(text) if isinstance(text, str) else None
+    return bool(match) and calendar_date(match.group(1))
 
 
 def one_line(text):

@@ -13,7 +13,8 @@ least), a kind after it the rule of those keys' names (``"+name"``). A rule:
                  object, list, string, integer, number, boolean, null, and
                  objects (a list of objects); text (a string not blank), name
                  (a plain file name, not hidden), date (YYYY-MM-DD in ASCII
-                 digits, a day of the calendar), sha256 (64 lower-case hex
+                 digits, a day of the calendar), rules_date (a date, or
+                 YYYY-MM-DD.N: the Nth rules of that day), sha256 (64 lower-case hex
                  digits), count (a whole number >= 0), any
   ("en", "he")   one of these values (1.0 and true are not 1)
   {spec}         an object checked by that spec, no other key
@@ -29,7 +30,7 @@ import functools
 import os
 import re
 
-from . import BadInput, calendar_date, whole_number
+from . import BadInput, calendar_date, rules_date_text, whole_number
 
 SHA256 = re.compile(r"[0-9a-f]{64}")
 # A time as run.py writes it (evalkit/asking/http.py utc_now): UTC, to the
@@ -108,6 +109,8 @@ _KINDS = {
     "name": ("string", lambda v: plain_name(v) and not v.startswith("."), "a file name",
              "file names"),
     "date": ("string", calendar_date, "a date YYYY-MM-DD", "dates YYYY-MM-DD"),
+    "rules_date": ("string", rules_date_text, "a rules date YYYY-MM-DD or YYYY-MM-DD.N",
+                   "rules dates"),
     "sha256": ("string", lambda v: isinstance(v, str) and SHA256.fullmatch(v) is not None,
                "64 lower-case hex digits", "sha256 digests"),
     "count": ("integer", lambda v: whole_number(v) and v >= 0, "a whole number >= 0",

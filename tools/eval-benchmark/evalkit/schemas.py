@@ -174,7 +174,9 @@ REVIEWS_FILE = {"format": (1,), "reviews": ["object"]}
 
 RESULTS = """\
 RESULTS (results.json, indent 2, sorted keys)
-  provenance        run.status (recorded_live_run | not_run), target, provider,
+  provenance        run.status (recorded_live_run | recorded_local_run, from the
+                    rules of 2026-12-03, for a run asked of this machine or a
+                    private network | not_run), target, provider,
                     model, platform_versions, run_dates (UTC), run_ids,
                     run_git_commits, cases (file, sha256), decline_list_date
                     (the date of the rules in force: evalkit/rubric/rulebook.py),
@@ -190,16 +192,28 @@ RESULTS (results.json, indent 2, sorted keys)
                     flags (rules of 2026-12-01 on: why a passing answer is read
                     by a person: echo, long, numbers, decline; from 2026-12-02
                     also negation, value, qualifier), sampled (rules of
-                    2026-12-02 on: drawn for the sampled review; a sampled row is
-                    reviewed once every measure that applies has an entry)
+                    2026-12-02: drawn for the sampled review, true or false; a
+                    sampled row is reviewed once every measure that applies has
+                    an entry; from 2026-12-03 the list of measures drawn), asked
+                    (rules of 2026-12-03 on: the measures a person is asked to
+                    judge; a row is reviewed once every measure asked or sampled
+                    has an entry)
   faulty            [{id, reason}]
-  sampled_review    (rules of 2026-12-02 on) the sampled review of passes:
-                    per_set (20), order, sets [{set, candidates (passes no rule
-                    sends to a person), sampled [{id, run_id, sha256}] in the
-                    draw's order}], coverage {sampled, reviewed, missing [{id,
-                    measures}]}, figures per set and "all": for each measure
-                    {reviewed, overturned, rate, interval (Wilson 95%),
-                    not_reviewed, unsampled_passes}
+  sampled_review    the sampled review of passes. Rules of 2026-12-03 on
+                    (evalkit/rubric/passes.py): order, size, sets [{set,
+                    measures [{measure, candidates (passes no one is asked
+                    about), sampled [ids in the draw's order]}]}], coverage
+                    {sampled, reviewed, missing [{id, measures}]}, rates [{measure,
+                    set, lang, candidates, reviewed, overturned, rate, interval
+                    (of the rate among the candidates, exact hypergeometric 95%),
+                    exact, not_reviewed}], estimates [{set (each, and "all"),
+                    measure, applicable, passes (after review), estimate (true
+                    passes, one decimal; null when none can be made), interval
+                    ([low, high] answers, 95%), exact}]. Rules of 2026-12-02:
+                    per_set (20), order, sets [{set, candidates, sampled [{id,
+                    run_id, sha256}]}], coverage, figures per set and "all": for
+                    each measure {reviewed, overturned, rate, interval (Wilson
+                    95%), not_reviewed, unsampled_passes}
   Counts come first; a rate is passed/applicable rounded to 4 places, null when
   nothing applies. null for a verdict means the measure does not apply."""
 

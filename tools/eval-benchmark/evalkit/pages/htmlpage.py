@@ -34,7 +34,7 @@ order.
 from urllib.parse import quote, urlsplit
 
 from ..rubric.measures import APPLIES, MEASURES
-from ..rubric.report import sample_rows
+from ..rubric.report import rate_texts, sample_rows
 from ..stats import wilson
 from . import explore
 from .explore import inert, inert_plain
@@ -130,7 +130,8 @@ def render_html(result, lang="en", names=None):
     out += [f'<link rel="alternate" hreflang="{other}" href="{e(names[other])}">'
             for other in LANGS if other != lang]
     cov = result["review_coverage"]
-    style = STYLE + (sample_card_style(lang) if "sampled_review" in result else "")
+    block = result.get("sampled_review")
+    style = STYLE + (card_style(lang, block) if block else "")
     out += [f"<style>{style}</style>", "</head>", "<body>", language_links(lang, names),
             f"<h1>{title}</h1>",
             coverage_note(lang, "review", cov["reviewed"], cov["missing"], required=cov["required"])]
@@ -140,8 +141,10 @@ def render_html(result, lang="en", names=None):
                                  sampled=cov["sampled"]))
     out += [f"<h2>{label(lang, 'results')}</h2>", f"<p>{label(lang, 'results_note')}</p>"]
     out += results_table(result["groups"], lang)
-    if "sampled_review" in result:
-        out += sample_section(result["sampled_review"], lang)
+    if block and "rates" in block:  # rules of 2026-12-03 on
+        out += truth_section(block, lang) + rates_section(block, lang)
+    elif block:
+        out += sample_section(block, lang)
     out += charts(result, lang)
     out.append(f"<h2>{label(lang, 'faulty')}</h2>")
     if result["faulty"]:
@@ -206,16 +209,67 @@ def sample_section(block, lang):
 
 
 SAMPLE_FIGURES = ("overturned", "false_pass_rate", "interval", "unsampled", "expected_false")
+RATE_FIGURES = ("lang", "candidates", "read", "false_pass_rate", "interval")
 
 
-def sample_card_style(lang):
+def truth_section(block, lang):
+    """How many of each figure's passes are true (rules of 2026-12-03 on:
+    evalkit/rubric/passes.py), a row a set, beside the results table."""
+    heads = [label(lang, "set")] + [label(lang, m) for m in MEASURES]
+    out = [f"<h2>{label(lang, 'truth')}</h2>", f"<p>{label(lang, 'truth_note')}</p>",
+           '<div class="wide"><table class="sample truth">', head_row(heads), "<tbody>"]
+    by_set = {}
+    for item in block["estimates"]:
+        by_set.setdefault(item["set"], {})[item["measure"]] = item
+    for name, items in by_set.items():
+        out.append(f"<tr><td>{code_of(name, lang)}</td>" + "".join(
+            f'<td class="n"><span dir="ltr" class="fig">{e(truth_cell(items[m], lang))}</span></td>'
+            if m in items else '<td class="n">–</td>' for m in MEASURES) + "</tr>")
+    return out + ["</tbody>", "</table></div>"]
+
+
+def truth_cell(item, lang):
+    """One figure and how many of its passes are true: "13/45 (exact)",
+    "13/45 ≈12.4 (10–13)", or "13/45: 9–13" while there is no estimate."""
+    low, high = item["interval"]
+    figure = f"{item['passes']}/{item['applicable']}"
+    if item["exact"]:
+        return f"{figure} ({label(lang, 'exact')})"
+    if item["estimate"] is None:
+        return f"{figure}: {low}–{high}"
+    return f"{figure} ≈{item['estimate']:.1f} ({low}–{high})"
+
+
+def rates_section(block, lang):
+    """The false-pass rates of the sampled review (rules of 2026-12-03 on),
+    per set and language, set and all sets; the numbers are results.md's
+    (report.rate_texts). The measure leads each row, so that no row begins
+    as a row of the results table does (set, language: shown.py)."""
+    heads = [label(lang, key) for key in ("measure", "set") + RATE_FIGURES]
+    out = [f"<h2>{label(lang, 'sample')}</h2>", f"<p>{label(lang, 'rates_note')}</p>",
+           '<div class="wide"><table class="sample rates">', head_row(heads), "<tbody>"]
+    for item in block["rates"]:
+        t = rate_texts(item)
+        out.append(f"<tr><td>{label(lang, item['measure'])}</td><td>{code_of(item['set'], lang)}"
+                   f"</td><td>{code_of(item['lang'], lang)}</td>"
+                   + "".join(f'<td class="n"><span dir="ltr" class="fig">{e(text)}</span></td>'
+                             for text in (str(item["candidates"]), t["read"], t["rate"],
+                                          t["interval"])) + "</tr>")
+    return out + ["</tbody>", "</table></div>"]
+
+
+def card_style(lang, block):
     """On a phone the sampled review's rows are cards too (seven columns
     cannot fit 390 px: the figures were off the screen), each figure after
     its column's name. The cells are the same bytes on every page, so the
     names come from the style, by column, in the page's language."""
-    rules = "".join(f'table.sample td:nth-child({i})::before'
+    if "rates" in block:
+        tables = (("rates", RATE_FIGURES, 3), ("truth", MEASURES, 2))
+    else:
+        tables = (("sample", SAMPLE_FIGURES, 3),)
+    rules = "".join(f'table.{name} td:nth-child({i})::before'
                     f'{{content:"{css_string(label(lang, key))}"}}'
-                    for i, key in enumerate(SAMPLE_FIGURES, 3))
+                    for name, keys, first in tables for i, key in enumerate(keys, first))
     return f"@media (max-width:44rem){{\n{rules}\n}}\n"
 
 

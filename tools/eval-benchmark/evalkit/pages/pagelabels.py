@@ -82,6 +82,41 @@ LABELS = {
               "95-процентный доверительный интервал Уилсона. Доля относится к зачтённым ответам "
               "вне выборки: примерно доля × их число из них ложны, в пределах концов интервала "
               "× их число. – означает, что считать нечего."},
+    # The rules of 2026-12-03 on: every measure read on its own (evalkit/rubric/passes.py).
+    "truth": {"en": "How many of the passes are true", "he": "כמה מהתשובות שעברו נכונות",
+              "ru": "Сколько зачтённых ответов верны"},
+    "truth_note": {
+        "en": "Each figure's passes after review, and how many of them are true: exact where a "
+              "person read every pass, else about so many (≈), with the 95% interval, from the "
+              "sampled review below. – means the measure does not apply.",
+        "he": "מספר התשובות שעברו בכל נתון אחרי הבדיקה, וכמה מהן נכונות: מדויק כשאדם קרא כל "
+              "תשובה שעברה, אחרת בקירוב (≈), עם רווח סמך של 95%, מן הבדיקה המדגמית שלהלן. – "
+              "פירושו שהמדד אינו חל.",
+        "ru": "Число зачтённых ответов каждого показателя после проверки и сколько из них "
+              "верны: точно, где человек прочитал каждый зачёт, иначе примерно (≈), с "
+              "95-процентным интервалом, по выборочной проверке ниже. – означает, что "
+              "показатель не применяется."},
+    "exact": {"en": "exact", "he": "מדויק", "ru": "точно"},
+    "rates_note": {
+        "en": "Every pass no person is asked to read is a candidate of its measure; per set and "
+              "measure the candidates are read in the order of the sha256 of the question file, "
+              "the question id and the answer's recorded body: every one when a set has at most "
+              "60, else enough for a 95% interval at most 20 points wide. Overturned/read, the "
+              "false-pass rate found, and its 95% interval among all the candidates (exact where "
+              "every one was read).",
+        "he": "כל תשובה שעברה במדד ושאיש אינו מתבקש לקרוא היא מועמדת של המדד; בכל סט ומדד "
+              "קוראים את המועמדות לפי סדר ה־sha256 של קובץ השאלות, מזהה השאלה וגוף התשובה "
+              "כפי שנרשם: את כולן כשיש בסט עד 60, אחרת די כדי שרווח סמך של 95% יהיה ברוחב "
+              "של 20 נקודות לכל היותר. נהפכו/נקראו, שיעור המעברים השגויים שנמצא ורווח הסמך "
+              "של 95% שלו בכל המועמדות (מדויק כשכולן נקראו).",
+        "ru": "Каждый зачёт, который никого не просят прочитать, — кандидат своего показателя; "
+              "в каждом наборе и по каждому показателю кандидатов читают в порядке sha256 от "
+              "файла вопросов, идентификатора вопроса и записанного тела ответа: всех, если "
+              "в наборе их не больше 60, иначе столько, чтобы 95-процентный интервал был не "
+              "шире 20 пунктов. Отменено/прочитано, найденная доля ложных зачётов и её "
+              "95-процентный интервал среди всех кандидатов (точно, где прочитаны все)."},
+    "candidates": {"en": "Candidates", "he": "מועמדות", "ru": "Кандидатов"},
+    "read": {"en": "Overturned/read", "he": "נהפכו/נקראו", "ru": "Отменено/прочитано"},
     "overturned": {"en": "Overturned/reviewed", "he": "נהפכו/נבדקו", "ru": "Отменено/проверено"},
     "false_pass_rate": {"en": "False-pass rate", "he": "שיעור מעברים שגויים",
                         "ru": "Доля ложных зачётов"},

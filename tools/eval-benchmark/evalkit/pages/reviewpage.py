@@ -71,16 +71,21 @@ import json
 import re
 
 from ..rubric.measures import APPLIES, FLAGS, MEASURES, TITLES
-from ..rubric.report import FLAG_FOUND, review_measure
+from ..rubric.report import FLAG_FOUND, review_measure, to_read
 from .explore import BIDI, inert
 from .pagelabels import e, page
 
 
 def required_measures(row):
-    """The measures the review sheet asks a person to write for ``row``."""
+    """The measures the review sheet asks a person to write for ``row``:
+    under the rules of 2026-12-03 on, each measure asked or sampled
+    (report.to_read); before, every measure of a sampled pass, else the one
+    the sheet's entry names."""
+    if "asked" in row:
+        return [measure for measure, _why in to_read(row)]
     if row.get("sampled"):
         return [m for m in MEASURES if m in APPLIES[row["kind"]]]
-    return [review_measure(row)]  # the one the sheet's entry names
+    return [review_measure(row)]
 
 
 def storage_key(result):
@@ -314,7 +319,15 @@ def answer_card(row, answer, per_set=None):
 def why_here(row, per_set):
     """Why a person reads the answer, in the review sheet's words: the
     sampled pass, or what it failed, its kind and its flags with what each
-    found."""
+    found. Under the rules of 2026-12-03 on, each measure to read with why
+    (report.to_read)."""
+    if "asked" in row:
+        out = ['<p class="why">Why it is here: ' + "; ".join(
+            f"{e(TITLES[m])} ({WHY[why]})" for m, why in to_read(row)) + ".</p>"]
+        if row.get("flags"):
+            out.append('<div class="why">Flags (Correct facts passed, but):<ul class="flags">'
+                       + "".join(flag_item(flag, row) for flag in row["flags"]) + "</ul></div>")
+        return out
     if row.get("sampled"):
         return ['<p class="why"><strong>Sampled pass:</strong> it passed every measure that '
                 "applies and no flag sent it to a person; the rule drew it (the sha256 of the "
@@ -329,6 +342,12 @@ def why_here(row, per_set):
         out.append('<div class="why">Flags (it passed, but):<ul class="flags">'
                    + "".join(flag_item(flag, row) for flag in row["flags"]) + "</ul></div>")
     return out
+
+
+# Why a measure is to be read (report.to_read), in the page's words.
+WHY = {"failed": "it failed", "flagged": "a flag doubts the pass",
+       "not on the site": "every not-on-site answer is read",
+       "sampled": "a sampled pass: read it so that the rate of false passes can be published"}
 
 
 def flag_item(flag, row):

@@ -219,12 +219,22 @@ _HEBREW_NEGATION_PREFIX = re.compile("^" + _NEGATION_PROCLITICS)
 _NEXT_WORD = re.compile(r"[\W_]*([^\W_]+)")  # the word after a negation
 
 
+# The measure whose pass a flag doubts, by the question's kind: every flag
+# says the facts may not be what the page says (a not-on-site answer's decline
+# is read by a person whatever its flags).
+FLAG_DOUBTS = {"answerable": "correct_facts", "not_on_site": "declined_when_not_on_site"}
+
+
 def review_flags(question, text, verdicts, details, rules, raw=None):
     """The flags (FLAGS, in that order) of one delivered answer that passes
-    the measures it was judged by; ``raw`` is the answer as given (its line
-    breaks end clauses for the negation flag). A negation flag records its
-    words in ``details["negation_words"]``."""
-    if not verdicts["delivered"] or False in verdicts.values():
+    the measure the flags doubt (FLAG_DOUBTS; before 2026-12-03, one that
+    passes every measure it was judged by); ``raw`` is the answer as given
+    (its line breaks end clauses for the negation flag). A negation flag
+    records its words in ``details["negation_words"]``."""
+    if rules.measure_review:
+        if verdicts[FLAG_DOUBTS[question["kind"]]] is not True:
+            return []
+    elif not verdicts["delivered"] or False in verdicts.values():
         return []
     words = _words(question, rules)
     answerable = question["kind"] == "answerable"

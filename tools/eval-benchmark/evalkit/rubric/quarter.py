@@ -68,7 +68,7 @@ from .rulebook import check_date
 MANIFEST = {"format": (2,),
             "files": {"+name": {"sha256": "sha256", "bytes": "count", "role": ("input", "output")}},
             "scoring": {"questions": ["name"], "raw": ["name"], "reviews": "name|null",
-                        "history": "name|null", "decline_as_of": "date"},
+                        "history": "name|null", "decline_as_of": "rules_date"},
             "runs?": {"run_dates?": ["date"], "platform_versions?": ["string"],
                       "run_ids?": ["string"], "*": "any"},
             "review_coverage?": {"required?": "count", "reviewed?": "count",
@@ -83,9 +83,17 @@ SERIES = re.compile(r"[0-9]{4}-Q[1-4]")  # the quarters of the series, not demo 
 # presentations of results.json, checked by what they say (reproduce.py).
 OUTPUTS = ("results.md", "results.json", "results.csv", "index.html", "index.he.html",
            "index.ru.html")
-# The scoring inputs of a manifest: (key, the names' start and end).
-SCORING = (("questions", "questions-", ".json"), ("raw", "raw-", ".jsonl"),
-           ("reviews", "reviews-", ".json"), ("history", "history", ".json"))
+# The inputs of a quarter, by their names: the one definition publish.py
+# gathers by, writes the manifest by, and reproduce.py reads it by. A set's
+# name is lower-case letters, digits and hyphens (raw-biz.jsonl; not
+# raw-Biz.jsonl nor raw-biz_v2.jsonl), the reviews file's the quarter's.
+INPUTS = {"questions": re.compile(r"questions-[a-z0-9][a-z0-9-]*\.json"),
+          "raw": re.compile(r"raw-[a-z0-9][a-z0-9-]*\.jsonl"),
+          "reviews": re.compile(r"reviews-(?:" + QUARTER.pattern + r")\.json"),
+          "history": re.compile(r"history\.json")}
+# How a refusal names each kind of input.
+INPUT_FORMS = {"questions": "questions-SET.json", "raw": "raw-SET.jsonl",
+               "reviews": "reviews-QUARTER.json", "history": "history.json"}
 
 
 def check_quarter(name):
@@ -181,15 +189,15 @@ def describe(folder, name, role):
     return {"sha256": sha256_file(path), "bytes": os.path.getsize(path), "role": role}
 
 
+def input_kind(name):
+    """Which input of a quarter ``name`` is (INPUTS), or None."""
+    return next((kind for kind, form in INPUTS.items() if form.fullmatch(name)), None)
+
+
 def role_of(name):
     if name in OUTPUTS:
         return "output"
-    if name == "history.json":
-        return "input"
-    if re.match(r"^(questions-[a-z0-9-]+\.json|raw-[a-z0-9-]+\.jsonl|reviews-[a-z0-9-Q]+\.json)$",
-                name):
-        return "input"
-    return None
+    return "input" if input_kind(name) else None
 
 
 def scoring_inputs(folder_files, quarter):
@@ -197,9 +205,8 @@ def scoring_inputs(folder_files, quarter):
     ``scoring`` block of a manifest, without its DECLINE date)."""
     reviews = f"reviews-{quarter}.json"
     return {
-        "questions": sorted(f for f in folder_files
-                            if f.startswith("questions-") and f.endswith(".json")),
-        "raw": sorted(f for f in folder_files if f.startswith("raw-") and f.endswith(".jsonl")),
+        "questions": sorted(f for f in folder_files if input_kind(f) == "questions"),
+        "raw": sorted(f for f in folder_files if input_kind(f) == "raw"),
         "reviews": reviews if reviews in folder_files else None,
         "history": "history.json" if "history.json" in folder_files else None,
     }
@@ -230,7 +237,7 @@ def load_manifest(folder):
 def check_scoring(scoring, files, path):
     """Each scoring input an input file of the manifest, of its kind, named
     once; the rules' date on or after the first rules."""
-    for key, start, end in SCORING:
+    for key in INPUTS:
         value = scoring[key]
         if value == []:
             raise BadInput(f"{path}: scoring.{key} must name at least one file")
@@ -240,8 +247,8 @@ def check_scoring(scoring, files, path):
             if files.get(name, {}).get("role") != "input":
                 raise BadInput(f"{path}: {place}: {shown(name)} is not an input file of the "
                                "manifest")
-            if not (name.startswith(start) and name.endswith(end)):
-                raise BadInput(f"{path}: {place}: {shown(name)} is not a {start}*{end} file")
+            if input_kind(name) != key:
+                raise BadInput(f"{path}: {place}: {shown(name)} is not a {INPUT_FORMS[key]} file")
             if names.index(name) != index:
                 raise BadInput(f"{path}: {place}: {shown(name)} is named twice")
     check_date(scoring["decline_as_of"], f"{path}: scoring.decline_as_of")

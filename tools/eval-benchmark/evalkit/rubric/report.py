@@ -9,7 +9,13 @@ the mechanical one in brackets: ``13/14 (12/15)``.
 From the rules of 2026-12-02, results.md and the review sheet have a
 section on the sampled review of passes (evalkit/rubric/sampling.py); its figures
 are formatted once, by ``sample_texts``, for results.md and the pages. From
-those of 2026-12-03, results.md ends with its signature (``signature``).
+those of 2026-12-02.2, results.md ends with its signature (``signature``).
+From those of 2026-12-03, every measure is read on its own
+(evalkit/rubric/passes.py): results.md shows beside the figures how many of
+their passes are true (``truth_markdown``), the false-pass rates per set and
+language (``rates_markdown``), and the review sheet lists each answer once
+with an entry for every measure a person is asked or sampled to read; the
+signature covers the reviews file too.
 
 Median latency is over delivered answers, from the last attempt of each (the
 one that delivered it); with an even count it is the mean of the two middle
@@ -211,14 +217,7 @@ def render_markdown(result):
                  "question, no review applied) in brackets where it differs. "
                  "– means the measure does not apply.")
     faulty = result["faulty"]
-    cov = result["review_coverage"]
-    lines.append("")
-    lines.append(f"Human review: {cov['reviewed']} of {cov['required']} answers that the rubric "
-                 "requires a person to read have a review entry"
-                 + ("." if not cov["missing"] else
-                    f"; not reviewed: {', '.join(cov['missing'])}."))
-    if "sampled_review" in result:  # rules of 2026-12-02 on
-        lines += sample_markdown(result["sampled_review"])
+    lines += review_markdown(result)
     lines += ["", "## Faulty questions (left out of every score)", ""]
     lines += [f"- {item['id']}: {item['reason']}" for item in faulty] or ["None."]
     changes = [(row["id"], measure, row["mechanical"][measure], value, reason)
@@ -233,6 +232,23 @@ def render_markdown(result):
                   ", ".join(missing)]
     lines += provenance_lines(result["provenance"])
     return "\n".join(lines) + "\n"
+
+
+def review_markdown(result):
+    """The human review's coverage, and the sampled review of passes: under
+    the rules of 2026-12-03 on, how many of each figure's passes are true and
+    the rates (evalkit/rubric/passes.py); under those of 2026-12-02, the
+    whole-answer sample (evalkit/rubric/sampling.py)."""
+    cov = result["review_coverage"]
+    lines = ["", f"Human review: {cov['reviewed']} of {cov['required']} answers that the rubric "
+                 "requires a person to read have a review entry"
+             + ("." if not cov["missing"] else f"; not reviewed: {', '.join(cov['missing'])}.")]
+    block = result.get("sampled_review")
+    if block and "rates" in block:
+        lines += truth_markdown(block) + rates_markdown(block)
+    elif block:
+        lines += sample_markdown(block)
+    return lines
 
 
 def provenance_lines(p):
@@ -255,23 +271,33 @@ def provenance_lines(p):
                  + (f" ({p['reviews']['entries']} entries)" if p['reviews']['file'] else ""))
     lines.append(f"- DECLINE list as of: {p['decline_list_date']}")
     lines.append(f"- Scored by: {p['scorer']['tool']} {p['scorer']['version']}")
-    if rules_as_of(p["decline_list_date"]).signature:
-        lines += ["", signature(p)]
+    rules = rules_as_of(p["decline_list_date"])
+    if rules.signature:
+        lines += ["", signature(p, ("questions", "raw", "reviews") if rules.signature_reviews
+                                else ("questions", "raw"))]
     return lines
 
 
-def signature(p):
+# What a signature names, by the roles of the inputs it covers.
+SIGNED = {("questions", "raw"): "questions and raw answers",
+          ("questions", "raw", "reviews"): "questions, raw answers and reviews"}
+
+
+def signature(p, roles):
     """results.md's last line: what made it, in one line a quoted figure can
     carry. The inputs' sha256 is that of the lines ``sha256sum`` prints for
-    the question files, then the raw files, each group in name order and
+    the inputs of ``roles``, role by role (the question files, the raw files,
+    from the rules of 2026-12-03 the reviews file), each in name order and
     without folders, so that in a quarter folder ``LC_ALL=C sha256sum
-    questions-*.json raw-*.jsonl | sha256sum`` prints it too."""
-    listed = "".join(f"{item['sha256']}  {item['file']}\n"
-                     for role in ("questions", "raw")
-                     for item in sorted((i for i in p["inputs"] if i["role"] == role),
-                                        key=lambda i: i["file"]))
+    questions-*.json raw-*.jsonl reviews-*.json | sha256sum`` prints it too
+    (without the reviews file where there is none, or under older rules)."""
+    inputs = [i for role in roles
+              for i in sorted((i for i in p["inputs"] if i["role"] == role),
+                              key=lambda i: i["file"])]
+    listed = "".join(f"{item['sha256']}  {item['file']}\n" for item in inputs)
+    covered = tuple(role for role in roles if any(i["role"] == role for i in inputs))
     return (f"Signature: site-qa, rules of {p['decline_list_date']}, "
-            f"{p['scorer']['tool']} {p['scorer']['version']}, questions and raw answers "
+            f"{p['scorer']['tool']} {p['scorer']['version']}, {SIGNED[covered]} "
             f"sha256 {sha256_of(listed)}")
 
 
@@ -335,6 +361,75 @@ def sample_markdown(block):
     return lines
 
 
+def truth_texts(item):
+    """One figure's estimate (evalkit/rubric/passes.py) as results.md and the
+    pages show it: "13/45 (exact)", "13/45: about 12.4 (10–13)", or
+    "13/45: 9–13" while no point estimate can be made."""
+    low, high = item["interval"]
+    figure = f"{item['passes']}/{item['applicable']}"
+    if item["exact"]:
+        return f"{figure} (exact)"
+    if item["estimate"] is None:
+        return f"{figure}: {low}–{high}"
+    return f"{figure}: about {item['estimate']:.1f} ({low}–{high})"
+
+
+def truth_markdown(block):
+    """results.md's table of how many passes are true, per set and all sets,
+    a column a measure, beside the results table."""
+    lines = ["", "## How many of the passes are true", "",
+             "Each figure's passes after review, and how many of them are true: exact where "
+             "a person read every pass, else about so many, with the 95% interval, from the "
+             "sampled review below (evalkit/rubric/passes.py). – means the measure does not "
+             "apply.", "",
+             "| Set | " + " | ".join(TITLES[m] for m in MEASURES) + " |",
+             "|---|" + "--:|" * len(MEASURES)]
+    by_set = {}
+    for item in block["estimates"]:
+        by_set.setdefault(item["set"], {})[item["measure"]] = item
+    for name, items in by_set.items():
+        lines.append(f"| {name} | " + " | ".join(
+            truth_texts(items[m]) if m in items else "–" for m in MEASURES) + " |")
+    return lines
+
+
+def rate_texts(item):
+    """One group's false-pass rate (evalkit/rubric/passes.py) as results.md
+    and the pages show it: ``read`` "k/n", ``rate`` "5%", ``interval``
+    "1%–17%" (of the rate among every candidate) or "exact"."""
+    out = {"read": f"{item['overturned']}/{item['reviewed']}" if item["reviewed"] else "–",
+           "rate": percent(item["rate"]) if item["rate"] is not None else "–",
+           "interval": "exact" if item["exact"] else
+           f"{percent(item['interval'][0])}–{percent(item['interval'][1])}"}
+    return out
+
+
+def rates_markdown(block):
+    """results.md's section on the sampled review of passes, rules of
+    2026-12-03 on: per set and language, set, and all sets, per measure."""
+    lines = ["", "## Sampled review of passes", "",
+             "Every pass no person is asked to read is a candidate of its measure; per set and "
+             "measure, the candidates are read in the order of the sha256 of the question file, "
+             "the question id and the answer's recorded body: every one when a set has at most "
+             "60, else enough for a 95% interval at most 20 points wide. Overturned/read, the "
+             "false-pass rate found, and its 95% interval among all the candidates (exact where "
+             "every one was read).", "",
+             "| Measure | Set | Lang | Candidates | Overturned/read | False-pass rate "
+             "| 95% interval |",
+             "|---|---|---|--:|--:|--:|--:|"]
+    for item in block["rates"]:
+        t = rate_texts(item)
+        lines.append(f"| {TITLES[item['measure']]} | {item['set']} | {item['lang']} | "
+                     f"{item['candidates']} | {t['read']} | {t['rate']} | {t['interval']} |")
+    cov = block["coverage"]
+    lines += ["", f"Review of the sample: {cov['reviewed']} of {cov['sampled']} sampled answers "
+                  "have an entry for every measure sampled" +
+              ("." if not cov["missing"] else "; not reviewed: " + ", ".join(
+                  f"{item['id']} ({', '.join(item['measures'])})"
+                  for item in cov["missing"]) + ".")]
+    return lines
+
+
 def render_review_sheet(result, reviews_path=None):
     """A markdown sheet of the answers a person must read, each with the
     reviews entry to write for it once the reason is written (a reason left
@@ -346,9 +441,13 @@ def render_review_sheet(result, reviews_path=None):
     The sheet is the reviewer's worksheet, not a published output: no quarter
     folder holds it and reproduce.py never compares it, so its words may
     change without a dated rule (rulebook.py dates what moves a published
-    number or page), under every rules' date alike."""
+    number or page), under every rules' date alike. Under the rules of
+    2026-12-03 on, each answer is listed once, with an entry for each measure
+    to read (``sheet_by_measure``)."""
     target = f"`{reviews_path}`" if reviews_path else "the quarter's reviews file " \
         "(`reviews-QUARTER.json` beside the raw answers)"
+    if "rates" in result.get("sampled_review", {}):
+        return sheet_by_measure(result, target)
     lines = ["# Review sheet", "",
              f"Read each answer below and write your verdicts into {target}. The last "
              "section holds that whole file, every entry with its reason TODO: copy it as it "
@@ -371,6 +470,68 @@ def render_review_sheet(result, reviews_path=None):
         lines += _sampled_section(result, entries)
     lines += ["", "## The reviews file", "", "```json",
               '{"format": 1, "reviews": [']
+    lines += ["  " + json.dumps(entry, ensure_ascii=False) + ("," if n < len(entries) - 1 else "")
+              for n, entry in enumerate(entries)]
+    lines += ["]}", "```"]
+    return "\n".join(lines) + "\n"
+
+
+def to_read(row):
+    """``[(measure, why)]``: the measures of a row (rules of 2026-12-03 on)
+    that a person must judge, in MEASURES order, each with why: "failed",
+    "flagged", "not on the site" or "sampled"."""
+    out = []
+    for measure in MEASURES:
+        if measure in row["asked"]:
+            why = "failed" if row["mechanical"][measure] is False else \
+                "not on the site" if row["kind"] == "not_on_site" else "flagged"
+            out.append((measure, why))
+        elif measure in row["sampled"]:
+            out.append((measure, "sampled"))
+    return out
+
+
+def sheet_entries(row):
+    """The reviews entries of a row on the sheet: those the reviews file
+    holds, as written, and a TODO entry (the mechanical verdict) for each
+    measure to read that has none."""
+    written = {r["measure"]: r for r in row["reviews"]}
+    entries = [{"id": row["id"], "measure": r["measure"], "value": r["value"],
+                "reason": r["reason"]} for r in row["reviews"]]
+    entries += [{"id": row["id"], "measure": m, "value": row["mechanical"][m], "reason": "TODO"}
+                for m, _why in to_read(row) if m not in written]
+    return sorted(entries, key=lambda e: MEASURES.index(e["measure"]))
+
+
+def sheet_by_measure(result, target):
+    """The review sheet under the rules of 2026-12-03 on: each answer with a
+    measure to read listed once, with one entry a measure (render_review_sheet)."""
+    faulty = {item["id"]: item["reason"] for item in result["faulty"]}
+    listed = [row for row in result["questions"] if to_read(row) or row["id"] in faulty]
+    entries = []
+    body = []
+    for row in listed:
+        mine = [{"id": row["id"], "faulty": True, "reason": faulty[row["id"]]}] \
+            if row["id"] in faulty else sheet_entries(row)
+        entries += mine
+        body += _review_entry(row) + [
+            "- To judge: " + ", ".join(f"{m} ({why})" for m, why in to_read(row)), ""]
+        body += ["    " + json.dumps(entry, ensure_ascii=False) for entry in mine]
+    todo = sum(entry.get("reason") == "TODO" for entry in entries)
+    lines = ["# Review sheet", "",
+             f"Read each answer below and write your verdicts into {target}. Each answer is "
+             "listed once, with one entry for every measure a person must judge: each measure "
+             "it failed, Correct facts where a flag doubts it, the decline of an answer to a "
+             "not-on-site question, and each measure the sampled review of passes drew (read "
+             "it as carefully: the rate of false passes is published from it). Entries the "
+             "reviews file holds are shown as written; the others carry the mechanical verdict "
+             "and the reason TODO. The last section holds the whole file: copy it, then set "
+             "each TODO entry's `value` to your verdict (true where the pass stands) and write "
+             "a one-line `reason`. `{\"id\": ..., \"faulty\": true, \"reason\": ...}` marks "
+             "a faulty question instead.", "",
+             f"{len(listed)} answers to read, {len(entries)} entries; {todo} still TODO."]
+    lines += body
+    lines += ["", "## The reviews file", "", "```json", '{"format": 1, "reviews": [']
     lines += ["  " + json.dumps(entry, ensure_ascii=False) + ("," if n < len(entries) - 1 else "")
               for n, entry in enumerate(entries)]
     lines += ["]}", "```"]

@@ -16,9 +16,17 @@ it (tests/test_docs.py holds the two together). A change takes effect on its
 date; the scorer version that writes results under it is in VERSIONS, so that
 results scored under older rules still name the version whose output they
 are byte for byte.
+
+A rules date is the day the change came into force: never a day after the
+commit that brings it (tests/test_rule_dates.py holds each change to the
+repository's history). When a quarter was published under the rules of a day
+and a later change came into force that same day, the later one is dated
+``YYYY-MM-DD.N`` (N from 2 to 9: the Nth rules of that day), so that the
+quarter keeps its rules; the dates sort as text in the order they came into
+force (2026-12-02 < 2026-12-02.2 < 2026-12-03).
 """
 
-from .. import BadInput, calendar_date
+from .. import BadInput, rules_date_text
 from ..textmatch import normalize
 
 # (date, key, what changed). ``key`` names the Rules attribute that turns the
@@ -82,32 +90,57 @@ CHANGES = (
                                      "person is reviewed too, drawn by a fixed rule from the "
                                      "run's own ids; the false-pass rate found in it is "
                                      "published per measure with its Wilson interval."),
-    ("2026-12-03", "signature", "results.md ends with a one-line signature of what made it: "
+    # The three below came into force on 2026-12-02 after demo-2026-12b was
+    # published under that day's rules: the second and third rules of the day.
+    ("2026-12-02.2", "signature", "results.md ends with a one-line signature of what made it: "
                                 "the suite, the rules' date, the scorer version, and one "
                                 "sha256 of the question and raw files (the sha256 of what "
                                 "`sha256sum` prints for the question files, then the raw "
                                 "files, each in name order, without folders), so that a "
                                 "quoted figure carries it."),
-    ("2026-12-04", "every_language_decline", "The decline flag reads the DECLINE phrases of "
+    ("2026-12-02.3", "every_language_decline", "The decline flag reads the DECLINE phrases of "
                                              "every language, as the Declined measure does; "
                                              "it read only those of the question's language, "
                                              "and a passing answer needs only half its "
                                              "letters in that language."),
-    ("2026-12-04", "every_digit", "The numbers flag counts every run of digits, in any "
+    ("2026-12-02.3", "every_digit", "The numbers flag counts every run of digits, in any "
                                   "script, as the value flag does; it counted them only when "
                                   "the answer held more than 10 ASCII digits (a speed check "
                                   "that missed other scripts' digits)."),
+    ("2026-12-03", "measure_review", "Every measure is read on its own. The review sheet asks "
+                                     "an entry for every measure an answer failed, for "
+                                     "Correct facts when a flag doubts it (the flags now run "
+                                     "whenever Correct facts passed, whatever the other "
+                                     "measures did) and for the decline of every not-on-site "
+                                     "answer; every other pass is a candidate of the sampled "
+                                     "review of its measure. The sample is drawn per set and "
+                                     "measure in the order of the sha256 of the question "
+                                     "file's sha256, the id and the sha256 of the answer's "
+                                     "recorded body (no longer the run id, which an operator "
+                                     "can draw again): every candidate when a set has at most "
+                                     "60, else enough for a 95% interval of the false-pass "
+                                     "rate at most 20 points wide. Beside each figure stands "
+                                     "how many of its passes are true, with a 95% interval "
+                                     "(exact hypergeometric; exact when every pass was read), "
+                                     "and the false-pass rate per set and language."),
+    ("2026-12-03", "signature_reviews", "The signature's sha256 covers the reviews file too: "
+                                        "what `sha256sum` prints for the question files, the "
+                                        "raw files, then the reviews file."),
+    ("2026-12-03", "local_runs", "A run asked from a loopback or private address is labelled "
+                                 "recorded_local_run, as the scenario and intake suites label "
+                                 "it; earlier rules called every run.py run recorded_live_run."),
 )
 
 # The scorer version whose output the rules of a date give (evalkit.VERSION is
 # the newest). Results scored under rules before 2026-12-01 are byte for byte
 # those of 0.2.0; those under the rules of 2026-12-01, pages included, of 0.4.0
 # (0.3.0 wrote them with the one English page of 0.2.0); those of 2026-12-02
-# on, with the sampled review, of 0.5.0; those of 2026-12-03 on, signed, of
-# 0.6.0; those of 2026-12-04 on, with the flags reading every language and
-# digit, of 0.7.0.
+# on, with the sampled review, of 0.5.0; those of 2026-12-02.2 on, signed, of
+# 0.6.0; those of 2026-12-02.3 on, with the flags reading every language and
+# digit, of 0.7.0; those of 2026-12-03 on, every measure read on its own, the
+# sample drawn from the answers and the figures' estimates, of 0.8.0.
 VERSIONS = (("2026-10-28", "0.2.0"), ("2026-12-01", "0.4.0"), ("2026-12-02", "0.5.0"),
-            ("2026-12-03", "0.6.0"), ("2026-12-04", "0.7.0"))
+            ("2026-12-02.2", "0.6.0"), ("2026-12-02.3", "0.7.0"), ("2026-12-03", "0.8.0"))
 
 # The DECLINE list: phrases that mark an answer as a decline, added by date and
 # language. A phrase states that the answer is not known or not on the site;
@@ -181,7 +214,8 @@ class Rules:
     (``word_bounds``, ``visible_blank``, ``same_page``, ``bare_domains``,
     ``review_flags``, ``number_bounds``, ``word_forms``, ``negation_flag``,
     ``value_flags``, ``sampled_review``, ``signature``, ``every_language_decline``,
-    ``every_digit``). The "pages" change turns nothing on
+    ``every_digit``, ``measure_review``, ``signature_reviews``,
+    ``local_runs``). The "pages" change turns nothing on
     any more: a page presents results.json, and every quarter gets today's
     pages (reproduce.py checks them by what they show)."""
 
@@ -207,6 +241,9 @@ class Rules:
         self.signature = "signature" in in_force
         self.every_language_decline = "every_language_decline" in in_force
         self.every_digit = "every_digit" in in_force
+        self.measure_review = "measure_review" in in_force
+        self.signature_reviews = "signature_reviews" in in_force
+        self.local_runs = "local_runs" in in_force
 
 
 def rules_as_of(rules_date=None):
@@ -221,12 +258,14 @@ def rules_as_of(rules_date=None):
 
 
 def check_date(rules_date, what="--rules-as-of"):
-    """``rules_date`` when it is a date of the calendar, written YYYY-MM-DD, on or
-    after the first rules; else BadInput naming ``what``, where the date was
-    given (the option, or a manifest's field)."""
+    """``rules_date`` when it is a day of the calendar written YYYY-MM-DD (or
+    YYYY-MM-DD.N, the Nth rules of that day), on or after the first rules;
+    else BadInput naming ``what``, where the date was given (the option, or a
+    manifest's field)."""
     first = change_dates()[0]
-    if not calendar_date(rules_date):
-        raise BadInput(f"{what} {rules_date!r}: give a day of the calendar as YYYY-MM-DD")
+    if not rules_date_text(rules_date):
+        raise BadInput(f"{what} {rules_date!r}: give a day of the calendar as YYYY-MM-DD "
+                       "(or YYYY-MM-DD.N, the Nth rules of that day)")
     if rules_date < first:
         raise BadInput(f"{what} {rules_date}: the rules begin on {first}")
     return rules_date

@@ -143,3 +143,27 @@ def group_figures(sampled, unsampled):
             "unsampled_passes": sum(not c["faulty"] and c["after_review"][measure] is True
                                     for c in unsampled)}
     return out
+
+
+class WholeAnswers:
+    """The sample of the rules of 2026-12-02, gathered as rows are counted
+    (``add``: the rows no rule sends to a person), then drawn (``block``:
+    results.json's ``sampled_review``), each row marked ``sampled`` or not. A
+    sampled answer is ``reviewed`` once every measure that applies has an
+    entry; the others keep what make_row said."""
+
+    def __init__(self):
+        self.candidates = []
+
+    def add(self, row, answer, review, where):
+        if not row["review_required"]:
+            self.candidates.append(candidate(row, answer, review, where))
+
+    def block(self, rows, _groups, sets):
+        block, drawn = sampled_review(self.candidates, [qset.set for qset in sets])
+        incomplete = {item["id"] for item in block["coverage"]["missing"]}
+        for row in rows:
+            row["sampled"] = row["id"] in drawn
+            if row["sampled"]:
+                row["reviewed"] = row["id"] not in incomplete
+        return block

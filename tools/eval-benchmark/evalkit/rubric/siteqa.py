@@ -8,12 +8,17 @@
 line counts as not delivered. Memory grows with the question set and the rows
 kept (``keep_detail``), not with the raw files.
 
-Under the rules of 2026-12-02 on, the rows no rule sends to a person are the
+Under the rules of 2026-12-02, the rows no rule sends to a person are the
 candidates of the sampled review of passes (evalkit/rubric/sampling.py): once every
 line is counted, a sample of them is drawn, each row says whether it was
 (``sampled``), a sampled row is ``reviewed`` once every measure that applies
 to it has an entry, and results.json holds the sample and its false-pass
-rates (``sampled_review``).
+rates (``sampled_review``). Under those of 2026-12-03 on, every measure is
+read on its own (evalkit/rubric/passes.py): a row names the measures a person
+is asked to judge (``asked``), each pass no person is asked about is a
+candidate of its measure, a row names the measures sampled (``sampled``, a
+list), and ``sampled_review`` holds the sample, the rates and, beside each
+figure, how many of its passes are true (``estimates``).
 
 Refused with one line naming the file and the place (``BadInput``): a raw line
 of the wrong shape, of a suite other than site-qa, or with a started_at that
@@ -29,17 +34,19 @@ asked; were they changed, the question still decides.
 import os
 
 from .. import BadInput, whole_number
+from ..provenance import host_of, is_local_host
 from ..cli import same_file
 from ..fields import brief, check, check_format, shown, utc_time
-from ..jsonl import dumps_file, iter_jsonl, read_json, sha256_file
+from ..jsonl import dumps_file, iter_jsonl, read_json, sha256_file, sha256_of
 from ..responses import derive
 from .cases import load_site_qa
 from .measures import MEASURES, judge
+from .passes import PassReview, asked as asked_measures
 from .quarter import HISTORY
 from .report import Tally
 from .reviews import load_reviews
 from .rulebook import rules_as_of
-from .sampling import candidate, sampled_review
+from .sampling import WholeAnswers
 
 SCORER = "score.py"
 NO_REVIEW = {"faulty": None, "verdicts": {}}
@@ -99,6 +106,9 @@ def read_answer(line, where):
         status, platform = _response_status(response, bad), _platform_version(target, response, bad)
     derived = derive(response, spec)
     return {"id": line["id"], "cases_sha256": run["cases_sha256"], "run": run, "target": target,
+            "body_sha256": None if response is None else sha256_of(
+                response.get("body") if response.get("body") is not None
+                else response.get("body_base64") or ""),
             "status": status, "answer": derived["answer"], "sources": derived["sources"],
             "grounded": derived["grounded"], "latency_ms": latency,
             "problem": (last.get("error") or "no response") if response is None
@@ -173,10 +183,12 @@ def needs_review(kind, mechanical, flags):
         or bool(flags)
 
 
-def make_row(question, answer, mechanical, details, review, keep_detail):
+def make_row(question, answer, mechanical, details, review, keep_detail, asked=None):
     """One question's row: the mechanical verdicts, and beside them the
     verdicts after review (a reviewer's entry replaces one verdict, with its
-    reason; a faulty question is left out of every score)."""
+    reason; a faulty question is left out of every score). ``asked`` (rules
+    of 2026-12-03 on): the measures a person is asked to judge; the row is
+    reviewed once each has an entry."""
     after = dict(mechanical)
     changes = {}
     for measure, (value, reason) in review["verdicts"].items():
@@ -189,6 +201,9 @@ def make_row(question, answer, mechanical, details, review, keep_detail):
            "review_changes": changes, "faulty": review["faulty"] is not None,
            "review_required": needs_review(question["kind"], mechanical, details.get("flags")),
            "reviewed": review is not NO_REVIEW}
+    if asked is not None:
+        row.update(asked=asked, review_required=bool(asked), reviewed=review["faulty"] is not None
+                   or all(measure in review["verdicts"] for measure in asked))
     if "flags" in details:  # rules of 2026-12-01 on
         row["flags"] = details["flags"]
     if keep_detail:
@@ -220,17 +235,18 @@ def score(question_files, raw_files, reviews_path=None, rules_date=None, history
     rows = {}
     facts = RunFacts()
     tally = Tally()
-    candidates = []  # for the sampled review of passes (rules of 2026-12-02)
+    sample = sample_of(rules)
 
     def count(question, answer, where=None):
         verdicts, details = judge(question, answer, rules)
         review = reviews.get(question["id"], NO_REVIEW)
-        row = make_row(question, answer, verdicts, details, review, keep_detail)
+        row = make_row(question, answer, verdicts, details, review, keep_detail,
+                       asked_of(rules, question, verdicts, details))
         tally.add(row)
         if keep_detail or listed_in_table(row):
             rows[question["id"]] = row
-        if rules.sampled_review and not row["review_required"]:
-            candidates.append(candidate(row, answer, review, where))
+        if sample:
+            sample.add(row, answer, review, where)
 
     for index, path in enumerate(raw_files):
         _given_once(path, raw_files[:index])
@@ -245,11 +261,32 @@ def score(question_files, raw_files, reviews_path=None, rules_date=None, history
             if question["id"] not in seen:
                 count(question, NOT_ASKED)
     ordered = [rows[q["id"]] for qset in sets for q in qset.questions if q["id"] in rows]
-    return results_document(sets, ordered, tally, facts, candidates, rules,
-                            raw_files, reviews_path, reviews, history_path)
+    result = results_document(sets, ordered, tally, facts, rules,
+                              raw_files, reviews_path, reviews, history_path)
+    if sample:
+        result["sampled_review"] = sample.block(ordered, result["groups"], sets)
+    return result
 
 
-def results_document(sets, ordered, tally, facts, candidates, rules,
+def asked_of(rules, question, verdicts, details):
+    """The measures a person is asked to judge (rules of 2026-12-03 on:
+    passes.asked), or None under older rules, which read whole answers."""
+    if not rules.measure_review:
+        return None
+    return asked_measures(question["kind"], verdicts, details.get("flags"))
+
+
+def sample_of(rules):
+    """What gathers the sampled review of passes under ``rules``: the passes
+    of each measure (2026-12-03 on: evalkit/rubric/passes.py), the whole
+    answers no rule sends to a person (2026-12-02: evalkit/rubric/sampling.py),
+    or nothing before."""
+    if rules.measure_review:
+        return PassReview()
+    return WholeAnswers() if rules.sampled_review else None
+
+
+def results_document(sets, ordered, tally, facts, rules,
                      raw_files, reviews_path, reviews, history_path):
     """The results document of the rows ``ordered``, counted in ``tally``."""
     other_inputs = [(path, "raw") for path in raw_files] + \
@@ -267,8 +304,6 @@ def results_document(sets, ordered, tally, facts, candidates, rules,
         "review_coverage": review_coverage(tally, ordered),
         "questions": ordered,
     }
-    if rules.sampled_review:
-        result["sampled_review"] = mark_sample(ordered, candidates, set_order)
     if history_path:
         result["history"] = load_history(history_path)
     return result
@@ -280,20 +315,6 @@ def review_coverage(tally, rows):
     return {"required": tally.review_required,
             "reviewed": tally.review_required - tally.review_missing,
             "missing": [row["id"] for row in rows if row["review_required"] and not row["reviewed"]]}
-
-
-def mark_sample(rows, candidates, set_order):
-    """The ``sampled_review`` block drawn from ``candidates`` (rules of
-    2026-12-02: evalkit/rubric/sampling.py), each row marked ``sampled`` or not. A
-    sampled answer is ``reviewed`` once every measure that applies has an
-    entry; the others keep what make_row said."""
-    block, drawn = sampled_review(candidates, set_order)
-    incomplete = {item["id"] for item in block["coverage"]["missing"]}
-    for row in rows:
-        row["sampled"] = row["id"] in drawn
-        if row["sampled"]:
-            row["reviewed"] = row["id"] not in incomplete
-    return block
 
 
 def listed_in_table(row):
@@ -339,6 +360,7 @@ class RunFacts:
         self.runs = {}
         self.tools = set()
         self.targets = set()
+        self.urls = set()
         self.providers = set()
         self.models = set()
         self.platforms = set()
@@ -353,6 +375,8 @@ class RunFacts:
             "python": run.get("python")})
         self.tools.add(run.get("tool"))
         self.targets.add(f"{target.get('kind')} at {target.get('url')}")
+        if isinstance(target.get("url"), str):
+            self.urls.add(target["url"])
         if target.get("provider"):
             self.providers.add(str(target["provider"]))
         if target.get("model"):
@@ -372,8 +396,7 @@ def provenance(sets, facts, reviews_path, reviews, rules, other_inputs):
     commits = sorted({(str(run.get("git_commit") or ""), bool(run.get("git_dirty")))
                       for run in facts.runs.values()})
     return {
-        "run": {"status": "recorded_live_run" if facts.lines and facts.tools == {"run.py"}
-                else "not_run"},
+        "run": {"status": run_status(facts, rules)},
         "target": "; ".join(sorted(facts.targets)) or "none",
         "provider": _one_or_all(facts.providers),
         "model": _one_or_all(facts.models),
@@ -392,6 +415,18 @@ def provenance(sets, facts, reviews_path, reviews, rules, other_inputs):
         "scorer": {"tool": SCORER, "version": rules.version},
         "inputs": _inputs(sets, other_inputs),
     }
+
+
+def run_status(facts, rules):
+    """recorded_live_run when run.py asked every line, not_run else; from
+    the rules of 2026-12-03, recorded_local_run when an answer was asked from
+    this machine or a private network (provenance.is_local_host, as written),
+    as the scenario and intake suites say."""
+    if not facts.lines or facts.tools != {"run.py"}:
+        return "not_run"
+    if rules.local_runs and any(is_local_host(host_of(url)) for url in facts.urls):
+        return "recorded_local_run"
+    return "recorded_live_run"
 
 
 def _one_or_all(names):

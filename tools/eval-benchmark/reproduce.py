@@ -55,7 +55,6 @@ or the temporary folder cannot be written: a full or read-only disk).
 
 import difflib
 import hashlib
-import json
 import os
 import sys
 import tempfile
@@ -64,7 +63,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import REPO, BadInput, cli, one_line  # noqa: E402
 from evalkit.aieval import resultfile  # noqa: E402
-from evalkit.jsonl import sha256_of  # noqa: E402
+from evalkit.jsonl import decode, sha256_of  # noqa: E402
 from evalkit.pages import csvexport, outputs, scenario_run, shown  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.rubric.quarter import load_manifest, open_regular  # noqa: E402
@@ -324,9 +323,9 @@ def other_sample(folder, block):
         return []
     with fh:
         try:
-            sets = json.loads(fh.read().decode("utf-8"))["sampled_review"]["sets"]
+            sets = decode(fh.read().decode("utf-8"))["sampled_review"]["sets"]
             named = [[s["set"], [item["id"] for item in s["sampled"]]] for s in sets]
-        except (ValueError, KeyError, TypeError, RecursionError):
+        except (ValueError, KeyError, TypeError):
             named = None
     if named == drawn:
         return []

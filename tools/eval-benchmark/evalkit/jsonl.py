@@ -40,6 +40,11 @@ from typing import NamedTuple, Optional
 
 from . import BadInput
 
+try:
+    import fcntl
+except ImportError:  # Windows: no lock (OneWriter)
+    fcntl = None
+
 
 # The deepest nesting of arrays and objects any JSON text may have: ten
 # times what any file or reply of the project holds, and far from the depth
@@ -435,6 +440,75 @@ def _cannot_write(path, folder, exc):
     if not os.path.isdir(folder):
         return "no such folder"
     return f"cannot write it ({exc.strerror or type(exc).__name__})"
+
+
+class OneWriter:
+    """The lock that lets one process at a time write ``path`` (a file the
+    same command continues): held on ``path + ".lock"``, a file beside it,
+    from before ``path`` is read until the run ends. A second process is
+    refused at once, in one line naming the first one's pid.
+
+    An OS lock (fcntl.flock), so the kernel releases it when its process
+    ends, however it ends: a crash or SIGKILL never leaves it stuck (the
+    lock file may stay, unlocked; the next run takes it and removes it).
+    Where fcntl is missing (Windows) no lock is taken, and two runs on one
+    file are not refused there."""
+
+    SUFFIX = ".lock"
+
+    def __init__(self, path):
+        self.path, self.fh = path + self.SUFFIX, None
+        taken = fcntl is None  # nothing to take
+        while not taken:
+            taken = self._take(path)
+        if self.fh is not None:
+            self.fh.seek(0)
+            self.fh.truncate()
+            self.fh.write(f"{os.getpid()}\n")
+            self.fh.flush()
+
+    def _take(self, path):
+        """Open the lock file and lock it (``self.fh``): True when done, or
+        when the file system takes no lock (NFS without locking: then none);
+        False when the file locked was removed meanwhile by the process that
+        held it, so that another may be made: to be tried again."""
+        try:
+            fh = open(self.path, "a+", encoding="utf-8")
+        except OSError as exc:
+            raise BadInput(f"{path}: cannot write: {exc.strerror}") from None
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            holder = fh.read(20).strip()
+            fh.close()
+            pid = f" (pid {holder})" if holder.isdigit() else ""
+            raise BadInput(f"{path}: another process{pid} is writing it now ({self.path} is "
+                           "locked): wait for it to end, or write to another file") from None
+        except OSError:
+            fh.close()
+            return True
+        try:
+            same = os.path.samestat(os.fstat(fh.fileno()), os.stat(self.path))
+        except FileNotFoundError:
+            same = False
+        if not same:
+            fh.close()
+            return False
+        self.fh = fh
+        return True
+
+    def release(self):
+        """Remove the lock file, then let the lock go (in this order, so
+        that no process locks a file that is about to be removed)."""
+        if self.fh is None:
+            return
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+        self.fh.close()
+        self.fh = None
 
 
 class LineWriter:

@@ -445,6 +445,55 @@ class Publish(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("questions are frozen", err)
 
+    @unittest.skipUnless(hasattr(os, "mkfifo"), "no FIFOs here")
+    def test_a_fifo_in_the_runs_folder_is_refused_not_waited_on(self):
+        # A real process: were the FIFO waited on, the timeout would end it.
+        self.reviews("2026-Q4")
+        for name in ("reviews-2026-Q4.json", "raw-med.jsonl"):
+            with self.subTest(name):
+                os.unlink(os.path.join(self.work, name))
+                os.mkfifo(os.path.join(self.work, name))
+                proc = support.run_script("publish.py", "2026-Q4", "--from", self.work,
+                                          "--bench", self.bench, timeout=support.HANG)
+                self.assertEqual(proc.returncode, 2, proc.stderr)
+                self.assertEqual(proc.stderr, f"publish.py: {self.work}/{name}: is a FIFO (named "
+                                              "pipe), not a regular file: nothing was read from "
+                                              "it\n")
+                self.assertEqual(sorted(os.listdir(self.bench)),
+                                 ["questions-biz.json", "questions-med.json"])
+
+    def test_what_a_killed_publish_left_is_cleared_by_the_next(self):
+        # A publish killed while it built (its staging folder), and a publish
+        # --force killed between moving the published quarter aside and
+        # renaming the new one into place (no quarter where it was).
+        self.reviews("2026-Q4")
+        self.assertEqual(self.publish()[0], 0)
+        staging = os.path.join(self.bench, ".2026-Q4.staging-k1ll3d_x")
+        os.makedirs(staging)
+        shutil.copy(os.path.join(self.work, "raw-med.jsonl"), staging)
+        aside = os.path.join(self.bench, ".2026-Q4.old-abc_1234")
+        os.makedirs(aside)
+        os.rename(os.path.join(self.bench, "2026-Q4"), os.path.join(aside, "2026-Q4"))
+        code, _, err = self.publish()
+        self.assertEqual(code, 2)
+        self.assertEqual(err.splitlines(), [
+            f"publish.py: {self.bench}/2026-Q4: put back where it was published (a publish "
+            f"--force stopped after moving it aside to {aside})",
+            f"publish.py: {aside}: removed, left by a publish that was stopped",
+            f"publish.py: {staging}: removed, left by a publish that was stopped",
+            f"publish.py: {self.bench}/2026-Q4: already published; to replace it, pass --force "
+            "(make: PUBLISH_FLAGS=--force)"])
+        self.assertEqual(sorted(os.listdir(self.bench)),
+                         ["2026-Q4", "questions-biz.json", "questions-med.json"])
+        self.assertEqual(call_main(reproduce, [os.path.join(self.bench, "2026-Q4")])[0], 0)
+        # A replaced quarter aside beside its successor is the old one: removed.
+        os.makedirs(os.path.join(aside, "2026-Q4"))
+        code, _, err = self.publish("--force")
+        self.assertEqual(code, 0, err)
+        self.assertIn(f"{aside}: removed", err)
+        self.assertEqual(sorted(os.listdir(self.bench)),
+                         ["2026-Q4", "questions-biz.json", "questions-med.json"])
+
 
 if __name__ == "__main__":
     unittest.main()

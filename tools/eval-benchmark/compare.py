@@ -176,7 +176,7 @@ def detectable_table(sizes, alpha=0.05):
 
 
 def render(label_a, label_b, groups, alpha):
-    lines = [f"A: {label_a}", f"B: {label_b}", "",
+    lines = [f"A: {cli.escaped(label_a)}", f"B: {cli.escaped(label_b)}", "",
              "| Set | Lang | Measure | A | B | Both | Only A | Only B | Neither | p (exact McNemar) | Verdict |",
              "|---|---|---|--:|--:|--:|--:|--:|--:|--:|---|"]
     for g in groups:

@@ -229,7 +229,7 @@ def lint_command(args):
             for kind, what in lint_question(q, rules, site, texts):
                 lines.append(f"{path}: {q['id']}: {kind}: {what}")
     for line in lines:
-        print(line)
+        print(cli.escaped(line))
     print(f"{PROG}: {len(lines)} defect(s) in {len(args.files)} file(s), rules as of "
           f"{rules.rules_date}", file=sys.stderr)
     return 1 if lines else 0

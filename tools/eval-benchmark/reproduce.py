@@ -217,7 +217,7 @@ def reproduce_command(args):
     # An output of the numbers that was not published: the quarter is not
     # reproduced whole. (Pages are today's renderer's: an old quarter has fewer.)
     unlisted = unlisted_outputs(listed, [n for n in fresh if not is_presentation(n)])
-    print("\n".join(lines + unlisted))
+    listing(lines + unlisted)
     return verdict(folder, result, ok and not unlisted)
 
 
@@ -278,7 +278,7 @@ def reproduce_scenario_run(folder):
         ok = ok and same
     unlisted = unlisted_outputs(listed, fresh)
     ok = ok and not unlisted
-    print("\n".join(lines + unlisted))
+    listing(lines + unlisted)
     cli.say(PROG, f"{folder}: " + ("every file verified and identical" if ok else
                                    "NOT reproduced: see the lines marked differs"))
     return 0 if ok else 1
@@ -334,9 +334,15 @@ def other_sample(folder, block):
                                                                for name, ids in drawn) + ")")]
 
 
+def listing(lines):
+    """The lines on stdout, each name in them escaped: a file in the folder
+    may be named with a terminal's escape sequences."""
+    print("\n".join(cli.escaped(line) for line in lines))
+
+
 def cannot_rescore(lines, folder, reason):
     """Exit 1: the lines so far, and why the folder's inputs give no results."""
-    print("\n".join(lines))
+    listing(lines)
     return cli.fail(PROG, f"cannot re-score {folder}: {one_line(reason)}", code=1)
 
 

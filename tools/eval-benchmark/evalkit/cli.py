@@ -18,7 +18,9 @@ override written as a Python escape, so that a file name or a server's error
 text can neither move the cursor, retitle the terminal nor reorder the line
 (``score.py: \\x1b[31mq.json: No such file or directory``). The scripts,
 the progress lines, the providers' notes, resume's and budget's lines use
-it too.
+it too, and every line of a listing on stdout that names a file or holds a
+file's text goes through ``escaped``, the same escapes without the folding
+(reproduce.py, compare.py, lint_questions.py, quarters.py).
 
 The parser's errors are one line too (``run.py: give both --price-in and
 --price-out (see --help)``), and its help keeps the schema prose as written. A numeric
@@ -64,7 +66,19 @@ def printable(text):
     >>> printable("bad \x1b]0;owned\x07 name\n\u202eevil")
     'bad \\x1b]0;owned\\x07 name \\u202eevil'
     """
-    return _UNPRINTABLE.sub(lambda found: _escape(found.group()), one_line(text))
+    return escaped(one_line(text))
+
+
+def escaped(text):
+    r"""``text`` with each control character (line breaks too), bidi
+    override and lone surrogate written as its escape, and nothing else
+    changed (its spaces kept): a line of a listing on stdout that holds a
+    name from a folder or a file.
+
+    >>> escaped("differs    a\x1b[2Jb\n")
+    'differs    a\\x1b[2Jb\\x0a'
+    """
+    return _UNPRINTABLE.sub(lambda found: _escape(found.group()), text)
 
 
 def _escape(char):

@@ -109,7 +109,11 @@ score: $(WORK)/results.md ## score QUARTER (with its reviews) and write its revi
 	    echo "make score: $$f is not read: the reviews of QUARTER=$(QUARTER) are read from $(WORK)/reviews-$(QUARTER).json only" >&2; fi; \
 	done
 	@$(PY) $(TOOLS)/quarters.py --next $(QUARTER) --from $(WORK)
+# Question files newer than the raw answers are most often a git checkout that
+# wrote the same bytes again: publish.py --check compares the bytes with the
+# sha256 every raw line records, and only other bytes stop make, with what to do.
 $(WORK)/results.md: $(RAWS) $(REVIEWS) $(QUESTIONS)
+	@$(PY) $(TOOLS)/publish.py $(QUARTER) --check --from $(WORK) --bench $(BENCH)
 	$(PY) $(TOOLS)/score.py $(QUESTIONS) $(RAWS) $(if $(REVIEWS),--reviews $(REVIEWS)) \
 	  --reviews-to $(WORK)/reviews-$(QUARTER).json \
 	  --json $(WORK)/results.json --csv $(WORK)/results.csv --html $(WORK)/index.html \

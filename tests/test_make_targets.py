@@ -29,18 +29,12 @@ def make(*args, cwd=ROOT):
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
 
-def published(bench):
-    """The quarters of ``bench``: its folders with a MANIFEST.json, hidden ones aside."""
-    return sorted(name for name in os.listdir(bench) if not name.startswith(".")
-                  and os.path.isfile(os.path.join(bench, name, "MANIFEST.json")))
-
-
 class Targets(unittest.TestCase):
     def test_make_quarters_lists_every_published_quarter_whatever_they_are(self):
         proc = make("quarters")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         lines = [line for line in proc.stdout.splitlines() if " | " in line]
-        self.assertEqual([line.split(" | ")[0] for line in lines], published(BENCH))
+        self.assertEqual([line.split(" | ")[0] for line in lines], support.published_quarters(BENCH))
         for line in lines:
             self.assertRegex(line, r"^\S+ \| asked [0-9-]{10}(, [0-9-]{10})* \| rules of "
                                    r"[0-9-]{10} \| reviewed \d+ of \d+ \| \S+index\.html$")
@@ -114,7 +108,7 @@ class SecondDay(TempDirCase):
         proc = self.make("publish")
         self.assertEqual(proc.returncode, 2)
         self.assertIn("was not run in full", proc.stderr)
-        self.assertEqual(published(self.bench), [])
+        self.assertEqual(support.published_quarters(self.bench), [])
         # The whole run asks only what the trial did not.
         proc = self.make("run")
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -139,7 +133,7 @@ class SecondDay(TempDirCase):
         self.assertIn("make publish QUARTER=op-trial publishes them", after)
         proc = self.make("publish")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(published(self.bench), ["op-trial"])
+        self.assertEqual(support.published_quarters(self.bench), ["op-trial"])
         proc = self.make("reproduce")
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
 

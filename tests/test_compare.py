@@ -13,6 +13,9 @@ from tests.support import ROOT, call_main
 import compare  # noqa: E402
 from evalkit.stats import mcnemar_exact, smallest_detectable  # noqa: E402
 
+# An example input: its absence skips the tests that read it.
+DEMO, NEEDS_DEMO = support.example_quarter("demo")
+
 
 def raw_line(qid, sha, answer):
     body = json.dumps({"answer": answer, "sources": [], "grounded": True})
@@ -101,10 +104,11 @@ class Compare(unittest.TestCase):
         # Without the flag a change is reported, not failed.
         self.assertEqual(call_main(compare, [a, changed, "--questions", self.questions])[0], 0)
 
+    @NEEDS_DEMO
     def test_mismatched_question_sets_are_refused(self):
         # The raw file is scored against the question file it answered, the
         # demo's own copy: the current one is a later version.
-        demo = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
+        demo = DEMO
         code, _, err = call_main(compare, [
             demo, os.path.join(demo, "raw-med.jsonl"),
             "--questions", os.path.join(demo, "questions-med.json")])
@@ -112,8 +116,9 @@ class Compare(unittest.TestCase):
         self.assertIn("different question files", err)
         self.assertEqual(len(err.splitlines()), 1)
 
+    @NEEDS_DEMO
     def test_the_demo_against_itself_is_within_noise(self):
-        demo = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
+        demo = DEMO
         code, out, _ = call_main(compare, [demo, demo])
         self.assertEqual(code, 0)
         self.assertNotIn("| changed |", out)
@@ -121,8 +126,9 @@ class Compare(unittest.TestCase):
         self.assertTrue(out.endswith("## Which questions changed\n\n"
                                      "None: every question has the same verdicts in A and B.\n"))
 
+    @NEEDS_DEMO
     def test_groups_in_the_results_tables_order(self):
-        demo = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
+        demo = DEMO
         out = call_main(compare, [demo, demo])[1]
         groups = list(dict.fromkeys(tuple(line.split(" | ")[:2]) for line in out.splitlines()
                                     if line.startswith("| ") and "Delivered" in line))

@@ -77,6 +77,28 @@ class NumbersAndDepth(unittest.TestCase):
         self.assertEqual(len(jsonl.loads(wide, "x:1")), 5000)
 
 
+class Declared(unittest.TestCase):
+    """What score.py reads to pick the suite: a top-level key, read without
+    the values after it; None for anything its loader must refuse."""
+
+    def test_the_top_level_key_wherever_it_is(self):
+        cases = [('{"suite": "scenario", "scenarios": [1, 2]}', "scenario"),
+                 ('{"questions": [{"suite": "x"}, "\\"suite\\": 1"], "suite": "site-qa"}',
+                  "site-qa"),
+                 ('  {\n "format" : 1 ,\n "suite" : "scenario" }', "scenario"),
+                 ('{"format": 1, "suite": "scenario", "x": [', "scenario"),   # stops at the key
+                 ('{"format": 1}', None), ("[1]", None), ("", None), ('{"a": 1 "suite": "x"}', None),
+                 ('{"suite": NaN}', None), ("{" * 5000, None)]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "cases.json")
+            for text, suite in cases:
+                with self.subTest(text=text[:30]):
+                    with open(path, "w", encoding="utf-8") as fh:
+                        fh.write(text)
+                    self.assertEqual(jsonl.declared(path, "suite"), suite)
+            self.assertIsNone(jsonl.declared(os.path.join(tmp, "missing.json"), "suite"))
+
+
 @unittest.skipUnless(hasattr(os, "mkfifo"), "no FIFOs here")
 class SpecialFiles(unittest.TestCase):
     """A FIFO where a file is read is refused at once, never waited on."""

@@ -43,11 +43,10 @@ from evalkit.pages import scenario_pages  # noqa: E402
 from evalkit.pages import scenario_run  # noqa: E402
 from evalkit.scenario import scenario_score  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
-from evalkit.rubric.cases import OtherSuite  # noqa: E402
 from evalkit.pages.csvexport import render_csv  # noqa: E402
 from evalkit.pages.htmlpage import render_pages  # noqa: E402
 from evalkit.pages.reviewpage import render_review_page  # noqa: E402
-from evalkit.jsonl import dumps_file, iter_jsonl, write_all_atomic  # noqa: E402
+from evalkit.jsonl import declared, dumps_file, iter_jsonl, write_all_atomic  # noqa: E402
 from evalkit.rubric import measures  # noqa: E402
 from evalkit.rubric.measures import MEASURES, TITLES  # noqa: E402
 from evalkit.rubric.rulebook import CHANGES, change_dates, rules_as_of  # noqa: E402
@@ -277,13 +276,12 @@ def score_command(args):
         sys.stdout.write(rules_text(args.rules_date))
         return 0
     question_files, raw_files = split_files(args.files)
-    try:
-        result = siteqa.score(question_files, raw_files, args.reviews, args.rules_date,
-                              args.history, keep_detail=bool(detail_outputs(args)))
-    except OtherSuite as exc:
-        if exc.suite == "scenario":
-            return score_scenarios(args)
-        raise
+    # The suite a case file declares picks the scorer; a file that declares
+    # none, or another, is the site-qa loader's to refuse, in its words.
+    if any(declared(path, "suite") == "scenario" for path in question_files):
+        return score_scenarios(args)
+    result = siteqa.score(question_files, raw_files, args.reviews, args.rules_date,
+                          args.history, keep_detail=bool(detail_outputs(args)))
     refuse_options(args, SCENARIO_ONLY, "read by the scenario suite only, not with site-qa "
                                         "question files")
     markdown = render_markdown(result)

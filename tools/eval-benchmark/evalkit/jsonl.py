@@ -306,6 +306,38 @@ def read_json(path, unique_keys=False):
     return read_json_sha(path, unique_keys)[0]
 
 
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def declared(path, key):
+    """The value of ``key`` at the top of the JSON object in ``path`` (a case
+    file's ``"suite"``), read key by key: the values before it are parsed
+    only to step over them, and none after it. None when the file cannot be
+    read, is no JSON object or has no such key: its loader says why, in its
+    words. What a script reads to choose the loader, never a check."""
+    try:
+        text = read_text(path)
+        at = _SPACE.match(text, 0).end()
+        if text[at:at + 1] != "{":
+            return None
+        at = _SPACE.match(text, at + 1).end()
+        while text[at:at + 1] == '"':
+            name, at = json.decoder.scanstring(text, at + 1)
+            at = _SPACE.match(text, at).end()
+            if text[at:at + 1] != ":":
+                return None
+            value, at = _DECODER.raw_decode(text, _SPACE.match(text, at + 1).end())
+            if name == key:
+                return value
+            at = _SPACE.match(text, at).end()
+            if text[at:at + 1] != ",":
+                return None  # the end of the object, or not JSON
+            at = _SPACE.match(text, at + 1).end()
+    except (BadInput, ValueError, RecursionError):
+        pass
+    return None
+
+
 def sha256_of(data):
     """The sha256 of bytes, or of a text's UTF-8, as 64 hex digits: the one
     digest every file, answer and prompt is recorded by."""

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare two runs on the same frozen questions: a real change, or noise?
 
-    python tools/eval-benchmark/compare.py A B [--questions FILE ...] [--alpha 0.05]
+    python3 tools/eval-benchmark/compare.py A B [--questions FILE ...] [--alpha 0.05]
 
 A and B are each a raw answer file (.jsonl) or a published quarter folder.
 A quarter folder is scored as published (its reviews applied); a raw file is
@@ -50,7 +50,11 @@ DEFAULT_BENCH = os.path.join(os.path.dirname(os.path.dirname(HERE)), "Documents"
 
 
 def parse_args(argv):
-    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0], examples=(
+        "python3 tools/eval-benchmark/compare.py build/demo/raw-med.jsonl "
+        "build/demo-again/raw-med.jsonl",
+        "python3 tools/eval-benchmark/compare.py Documents/c4-benchmark/demo-2026-12 "
+        "Documents/c4-benchmark/demo-2026-12b --fail-on-change"))
     parser.add_argument("a", help="run A: a raw file (.jsonl) or a quarter folder")
     parser.add_argument("b", help="run B: a raw file (.jsonl) or a quarter folder")
     parser.add_argument("--questions", action="append", default=[],

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Assemble a quarter folder from a run's files, score it, write its manifest.
 
-    python tools/eval-benchmark/publish.py QUARTER --from WORK [--bench DIR]
+    python3 tools/eval-benchmark/publish.py QUARTER --from WORK [--bench DIR]
         [--force] [--allow-unreviewed]
 
 Takes from WORK the raw answers (raw-*.jsonl) and, if present, the reviews
@@ -23,7 +23,7 @@ where an answer the rubric requires a person to read has no review entry, or
 applies to it (unless --allow-unreviewed, and then the results say so in plain
 words).
 
-    python tools/eval-benchmark/publish.py QUARTER --check [--from WORK] [--bench DIR]
+    python3 tools/eval-benchmark/publish.py QUARTER --check [--from WORK] [--bench DIR]
 
 publishes nothing: it checks the quarter's name and, with --from, that WORK's
 raw answers were asked from the question files in the benchmark folder as they
@@ -60,7 +60,10 @@ DEFAULT_BENCH = os.path.join(os.path.dirname(os.path.dirname(HERE)), "Documents"
 
 
 def parse_args(argv):
-    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0], examples=(
+        "python3 tools/eval-benchmark/publish.py 2026-Q4 --from build/2026-Q4",
+        "python3 tools/eval-benchmark/publish.py 2026-Q4 --from build/2026-Q4 --force",
+        "python3 tools/eval-benchmark/publish.py 2026-Q4 --check --from build/2026-Q4"))
     parser.add_argument("quarter", help="YYYY-QN or a plain slug such as demo")
     parser.add_argument("--from", dest="work",
                         help="the run's folder (raw-*.jsonl, reviews-QUARTER.json); "

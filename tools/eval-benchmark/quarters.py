@@ -2,7 +2,7 @@
 """List the published quarters: where they are, when they were asked, the
 rules they were scored with, and their pages.
 
-    python tools/eval-benchmark/quarters.py [--bench Documents/c4-benchmark]
+    python3 tools/eval-benchmark/quarters.py [--bench Documents/c4-benchmark]
 
 One line per folder of the benchmark folder that holds a MANIFEST.json (a
 hidden one, such as a publish's unfinished .QUARTER.staging-*, is none), in
@@ -11,7 +11,7 @@ the date of the rules it was scored with, the review coverage, and its
 English results page. A manifest that cannot be read is named on its line;
 nothing is re-scored (reproduce.py does that).
 
-    python tools/eval-benchmark/quarters.py --next QUARTER --from build/QUARTER
+    python3 tools/eval-benchmark/quarters.py --next QUARTER --from build/QUARTER
 
 says on stderr what comes next for a quarter being made, from the
 results.json that score.py wrote in its folder (make score runs it): the
@@ -37,7 +37,9 @@ DEFAULT_BENCH = os.path.join(REPO, "Documents", "c4-benchmark")
 
 
 def parse_args(argv):
-    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0], examples=(
+        "python3 tools/eval-benchmark/quarters.py",
+        "python3 tools/eval-benchmark/quarters.py --next 2026-Q4 --from build/2026-Q4"))
     parser.add_argument("--bench", default=DEFAULT_BENCH, help="the benchmark folder")
     parser.add_argument("--next", metavar="QUARTER",
                         help="say what comes next for QUARTER, scored in --from")

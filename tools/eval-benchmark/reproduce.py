@@ -2,8 +2,8 @@
 """Re-score a published folder or result file and check what it publishes:
 the numbers byte for byte, the pages by what they show.
 
-    python tools/eval-benchmark/reproduce.py FOLDER
-    python tools/eval-benchmark/reproduce.py evals/ai/results/RESULT.json
+    python3 tools/eval-benchmark/reproduce.py FOLDER
+    python3 tools/eval-benchmark/reproduce.py evals/ai/results/RESULT.json
 
 A result file of the intake or grounding suite (evals/ai/results/*.json) is
 checked as tests/test_ai_provenance.py checks it: every figure scored again
@@ -73,7 +73,11 @@ DIFF_LINES = 20
 
 
 def parse_args(argv):
-    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0], examples=(
+        "python3 tools/eval-benchmark/reproduce.py Documents/c4-benchmark/demo",
+        "python3 tools/eval-benchmark/reproduce.py evals/permits/results/2026-12-01-local-cpu",
+        "python3 tools/eval-benchmark/reproduce.py evals/ai/results/"
+        "2026-12-01-intake-openai-qwen2.5-coder-1.5b-instruct.json"))
     parser.add_argument("folder", help="a published quarter or scenario folder, e.g. "
                                        "Documents/c4-benchmark/demo, or a result file of "
                                        "evals/ai/results/")

@@ -154,7 +154,8 @@ def flipped(paired):
 
 # Said of a flip that a review alone made: a reader must not take a
 # reviewer's change for the assistant's.
-REVIEW_ALONE = "the mechanical verdicts of A and B are the same: a review changed it, not a new answer"
+REVIEW_ALONE = ("the mechanical verdicts of A and B are the same: a review changed it, "
+                "not a new answer")
 
 
 def by_review(a, b, measure):

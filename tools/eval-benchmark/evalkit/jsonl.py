@@ -33,6 +33,7 @@ of being waited on for ever (``open_regular``).
 import codecs
 import hashlib
 import json
+import math
 import os
 import re
 import stat
@@ -74,10 +75,11 @@ def _whole_number(text):
     """An integer, unless no float can hold it: refused by its length before
     int() is called, so an integer of 5,000 digits gets the same refusal on
     3.10 as on 3.11+, where int() has a limit of digits."""
-    if len(text) > 300 and float(text) in (float("inf"), float("-inf")):
-        raise ValueError(f"{text[:20]}... ({len(text.lstrip('-'))} digits) is too large "
-                         "for a number")
-    return int(text)
+    return int(text) if len(text) <= 300 or math.isfinite(float(text)) else _too_large(text)
+
+
+def _too_large(text):
+    raise ValueError(f"{text[:20]}... ({len(text.lstrip('-'))} digits) is too large for a number")
 
 
 _NUMBERS = {"parse_constant": _refuse_constant, "parse_float": _finite_float,
@@ -97,10 +99,12 @@ def _object_of_unique_keys(pairs):
 _UNIQUE_DECODER = json.JSONDecoder(**_NUMBERS, object_pairs_hook=_object_of_unique_keys)
 
 
-def decode(text, decoder=_DECODER):
+def decode(text, decoder=_DECODER, text_only=False):
     """One JSON text read by the project's one rule (above): the value, or
     ValueError (json.JSONDecodeError for a syntax error, TooDeep past
-    MAX_DEPTH). Lone surrogates are left to the caller."""
+    MAX_DEPTH, or deeper than the parser itself goes). With ``text_only`` (a
+    file's rule) a lone surrogate is refused too (_NotText); else it is the
+    caller's (responses.parse_received)."""
     if text.startswith("\ufeff"):  # what json.loads says of it
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     try:
@@ -111,21 +115,26 @@ def decode(text, decoder=_DECODER):
     # most lines are not walked at all.
     if text.count("[") + text.count("{") > MAX_DEPTH and _deeper_than(value, MAX_DEPTH):
         raise TooDeep()
+    if text_only and SURROGATE_ESCAPE.search(text):
+        _refuse_lone_surrogate(value)
     return value
 
 
 def _deeper_than(value, most):
     """Whether ``value`` nests arrays and objects more than ``most`` deep;
-    walked without recursion."""
-    todo = [(value, 1)] if isinstance(value, (dict, list)) else []
-    while todo:
-        item, depth = todo.pop()
-        if depth > most:
-            return True
-        todo.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict)
-                                                     else item)
-                    if isinstance(child, (dict, list)))
-    return False
+    walked level by level, without recursion."""
+    level = [value]
+    for _ in range(most):
+        level = [child for item in level for child in _members(item) if _nested(child)]
+    return bool(level)
+
+
+def _members(item):
+    return item.values() if isinstance(item, dict) else item
+
+
+def _nested(value):
+    return isinstance(value, (dict, list))
 
 
 # Only a text that escapes a surrogate can parse to a lone one: the walk
@@ -138,15 +147,11 @@ class _NotText(ValueError):
     """A string or key of the document is half of a surrogate pair."""
 
 
-def _parse(text, decoder=_DECODER):
-    """``decode``, and lone surrogates refused (a file's rule)."""
-    value = decode(text, decoder)
-    if SURROGATE_ESCAPE.search(text):
-        place = _lone_surrogate(value, "")
-        if place is not None:
-            raise _NotText(f"{place or 'the document'} holds half of a surrogate pair on its "
-                           "own (an escape from \\ud800 to \\udfff), which is no character")
-    return value
+def _refuse_lone_surrogate(value):
+    place = _lone_surrogate(value, "")
+    if place is not None:
+        raise _NotText(f"{place or 'the document'} holds half of a surrogate pair on its "
+                       "own (an escape from \\ud800 to \\udfff), which is no character")
 
 
 def _lone_surrogate(value, place):
@@ -232,7 +237,7 @@ def _curly_quote(text, exc, decoder):
 def loads(text, where):
     """Parse one JSON document; ``where`` names it in errors (``file:line``)."""
     try:
-        return _parse(text)
+        return decode(text, text_only=True)
     except json.JSONDecodeError as exc:
         line, column, what = _syntax_error(text, exc)
         raise BadInput(f"{where}: not valid JSON: {what} "
@@ -250,17 +255,17 @@ def open_regular(path):
     A FIFO is not waited on for a writer (O_NONBLOCK), and the kind is that
     of the file opened, not of whatever had the name a moment before."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(21, "Is a directory", path)
-        if not stat.S_ISREG(mode):
-            raise BadInput(f"{path}: is {file_kind(mode)}, not a regular file: nothing was read "
-                           "from it")
-    except BaseException:
-        os.close(fd)
-        raise
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        _not_regular(fd, path, mode)
     return os.fdopen(fd, "rb")
+
+
+def _not_regular(fd, path, mode):
+    os.close(fd)
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(21, "Is a directory", path)
+    raise BadInput(f"{path}: is {file_kind(mode)}, not a regular file: nothing was read from it")
 
 
 def file_kind(mode):
@@ -364,7 +369,7 @@ def read_json_sha(path, unique_keys=False):
     del data  # not held while the text is parsed: a question file's bytes are 30 MB at 100,000
     decoder = _UNIQUE_DECODER if unique_keys else _DECODER
     try:
-        value = _parse(text, decoder)
+        value = decode(text, decoder, text_only=True)
     except json.JSONDecodeError as exc:
         line, column, what = _syntax_error(text, exc, decoder)
         raise BadInput(f"{path}:{line}:{column}: not valid JSON: {what}") from None

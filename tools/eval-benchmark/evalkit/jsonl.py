@@ -125,16 +125,9 @@ def _deeper_than(value, most):
     walked level by level, without recursion."""
     level = [value]
     for _ in range(most):
-        level = [child for item in level for child in _members(item) if _nested(child)]
+        level = [child for item in level for child in (item.values() if type(item) is dict else item)
+                 if isinstance(child, (dict, list))]
     return bool(level)
-
-
-def _members(item):
-    return item.values() if isinstance(item, dict) else item
-
-
-def _nested(value):
-    return isinstance(value, (dict, list))
 
 
 # Only a text that escapes a surrogate can parse to a lone one: the walk

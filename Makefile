@@ -1,6 +1,6 @@
 # The benchmark pipeline. Targets name real files, so make redoes only what changed.
 #   make demo                         the whole benchmark, offline, against the reference assistant
-#   make run QUARTER=2026-Q4          ask both sets (ENDPOINT=... or BENCH_ENDPOINT, TARGET=profile)
+#   make run QUARTER=2026-Q4          ask both sets (ENDPOINT=... or BENCH_ENDPOINT, TARGET=profile; LIMIT=5 a trial)
 #   make retry QUARTER=2026-Q4        ask again, once, the questions whose request failed
 #   make score QUARTER=2026-Q4        score with build/QUARTER/reviews-QUARTER.json if present
 #   make publish QUARTER=2026-Q4      assemble Documents/c4-benchmark/QUARTER with its MANIFEST
@@ -57,8 +57,8 @@ help: ## list the targets and the variables
 	@printf '  TARGET         a target profile JSON for run (default: the widget protocol)\n'
 	@printf '  PY             the Python to run (default: python3; 3.10 or newer)\n'
 	@printf '  PUBLISH_FLAGS  --force to replace a published quarter, --allow-unreviewed (default: none)\n'
-	@printf '  LIMIT          run: the first N questions of each set, run.py --limit (default: all)\n'
-	@printf '  ONLY           run: these question ids, comma-separated, run.py --only (default: all)\n'
+	@printf '  LIMIT          run: a trial of the first N questions of each set, run.py --limit; never marks QUARTER as run (default: all)\n'
+	@printf '  ONLY           run: a trial of these question ids, comma-separated, run.py --only (default: all)\n'
 	@printf '  A              compare: the first run, a raw file or a quarter folder (default: none)\n'
 	@printf '  B              compare: the second run (default: none)\n'
 	@printf '  COMPARE_FLAGS  compare: --fail-on-change to exit 1 on a change (default: none)\n'
@@ -70,17 +70,20 @@ demo: ## the whole benchmark offline: reference assistant, both sets, results ta
 	$(PY) tools/demo-assistant/run_demo.py --out build/demo
 	@touch build/demo/run.done
 
-run: $(WORK)/run.done ## ask both sets of QUARTER against the configured target
+run: $(WORK)/run.done ## ask both sets of QUARTER against the configured target (LIMIT=5: a trial)
 # run.py continues an interrupted run and exits 1 when some questions got no
 # answer (recorded, listed); only 2 (could not start) stops make.
-# Only make run (or retry) asks: a score or a publish of a quarter that was not
-# run stops here instead of asking every question on the way. Question files
+# A trial (LIMIT or ONLY) never marks the quarter as run: the next make run
+# asks what it did not, and make publish waits for that full run. make score
+# scores whatever was asked (results.md names the questions not asked).
+# Only make run (or retry) asks: a publish of a quarter that was not run
+# stops here instead of asking every question on the way. Question files
 # newer than run.done are most often a git checkout that wrote the same bytes
 # again: publish.py --check compares the bytes with the sha256 every raw line
 # records, and only other bytes stop make, with what to do.
 $(WORK)/run.done: $(QUESTIONS)
 ifeq ($(filter run,$(MAKECMDGOALS)),)
-	@[ -e $@ ] || { echo "make: QUARTER=$(QUARTER) was not run ($@ is missing): make run QUARTER=$(QUARTER) first" >&2; exit 2; }
+	@[ -e $@ ] || { echo "make: QUARTER=$(QUARTER) was not run in full ($@ is missing; a trial with LIMIT or ONLY does not make it): make run QUARTER=$(QUARTER) asks what is missing" >&2; exit 2; }
 	@$(PY) $(TOOLS)/publish.py $(QUARTER) --check --from $(WORK) --bench $(BENCH)
 	@touch $@
 else
@@ -88,32 +91,40 @@ else
 	for s in $(SETS); do \
 	  $(PY) $(TOOLS)/run.py $(BENCH)/questions-$$s.json $(WORK)/raw-$$s.jsonl $(RUN_FLAGS) || [ $$? -eq 1 ]; \
 	done
-	touch $@
+	$(if $(LIMIT)$(ONLY),@echo "make run: a trial ($(strip $(if $(LIMIT),LIMIT=$(LIMIT)) $(if $(ONLY),ONLY=$(ONLY)))): QUARTER=$(QUARTER) is not marked as run; make run QUARTER=$(QUARTER) asks the rest" >&2,touch $@)
 endif
 
 retry: ## ask again, once, the questions of QUARTER whose request failed (an outage)
 	for s in $(SETS); do \
 	  $(PY) $(TOOLS)/run.py $(BENCH)/questions-$$s.json $(WORK)/raw-$$s.jsonl --retry-failed $(RUN_FLAGS) || [ $$? -eq 1 ]; \
 	done
-	touch $(WORK)/run.done
 
 # A reviews file of another name is pointed out whenever make score runs, even
 # when the results are up to date: the reviewer who wrote it expects it read.
+# What comes next (the questions not asked, the reviews missing, or publish)
+# is read from results.json: quarters.py --next.
 score: $(WORK)/results.md ## score QUARTER (with its reviews) and write its review sheet
 	@for f in $(WORK)/reviews*.json; do \
 	  if [ -e "$$f" ] && [ "$$f" != "$(WORK)/reviews-$(QUARTER).json" ]; then \
 	    echo "make score: $$f is not read: the reviews of QUARTER=$(QUARTER) are read from $(WORK)/reviews-$(QUARTER).json only" >&2; fi; \
 	done
-$(WORK)/results.md: $(WORK)/run.done $(REVIEWS) $(QUESTIONS)
+	@$(PY) $(TOOLS)/quarters.py --next $(QUARTER) --from $(WORK)
+# Question files newer than the raw answers are most often a git checkout that
+# wrote the same bytes again: publish.py --check compares the bytes with the
+# sha256 every raw line records, and only other bytes stop make, with what to do.
+$(WORK)/results.md: $(RAWS) $(REVIEWS) $(QUESTIONS)
+	@$(PY) $(TOOLS)/publish.py $(QUARTER) --check --from $(WORK) --bench $(BENCH)
 	$(PY) $(TOOLS)/score.py $(QUESTIONS) $(RAWS) $(if $(REVIEWS),--reviews $(REVIEWS)) \
 	  --reviews-to $(WORK)/reviews-$(QUARTER).json \
 	  --json $(WORK)/results.json --csv $(WORK)/results.csv --html $(WORK)/index.html \
 	  --review-sheet $(WORK)/review-sheet.md --review-page $(WORK)/review.html --out $@
 	@cat $@
-	@echo "make score: $(WORK)/review-sheet.md (or $(WORK)/review.html, in a browser) lists the answers a person must read: write their entries into $(WORK)/reviews-$(QUARTER).json, then make score QUARTER=$(QUARTER) again (the figures after review) and make publish QUARTER=$(QUARTER)" >&2
+# A raw file make score needs that is not there: the quarter was not run.
+$(RAWS):
+	@echo "make: QUARTER=$(QUARTER) was not run ($@ is missing): make run QUARTER=$(QUARTER) first" >&2; exit 2
 
 publish: $(WORK)/run.done ## publish QUARTER into Documents/c4-benchmark/QUARTER (PUBLISH_FLAGS=--force)
-	$(PY) $(TOOLS)/publish.py $(QUARTER) --from $(WORK) $(PUBLISH_FLAGS)
+	$(PY) $(TOOLS)/publish.py $(QUARTER) --from $(WORK) --bench $(BENCH) $(PUBLISH_FLAGS)
 
 reproduce: ## re-score the published QUARTER: the numbers byte for byte, the pages by what they show
 	$(PY) $(TOOLS)/reproduce.py $(BENCH)/$(QUARTER)

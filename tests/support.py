@@ -32,6 +32,24 @@ if TOOLS not in sys.path:
     sys.path.insert(0, TOOLS)
 
 
+def published_quarters(bench):
+    """The quarters published in ``bench``: its folders with a MANIFEST.json,
+    hidden ones (a stopped publish's) aside, by name. A test of every
+    published quarter takes them from here, never from a list of today's."""
+    return sorted(name for name in os.listdir(bench) if not name.startswith(".")
+                  and os.path.isfile(os.path.join(bench, name, "MANIFEST.json")))
+
+
+def example_quarter(name):
+    """``(folder, skip)`` of a quarter published in the repository that a
+    test takes as an example input: ``skip`` decorates the test or class so
+    that the quarter's absence (an operator's repository) skips it, never
+    fails it."""
+    folder = os.path.join(ROOT, "Documents", "c4-benchmark", name)
+    return folder, unittest.skipUnless(os.path.isfile(os.path.join(folder, "MANIFEST.json")),
+                                       f"the example quarter {name} is not published here")
+
+
 def script(name):
     return os.path.join(TOOLS, name)
 

@@ -27,7 +27,7 @@ AI = os.path.join(FIXTURES, "ai")
 CLOSED = "http://127.0.0.1:9/api/query"   # nothing listens; no request is ever made here
 
 FUZZ_CASES = 5000
-CORPUS_SIZE = 98    # malformed files in the corpus below; the README quotes this figure
+CORPUS_SIZE = 114   # malformed files in the corpus below; the README quotes this figure
 FUZZ_SEED = 20261129
 
 
@@ -47,7 +47,11 @@ def json_variants(valid, list_key=None):
         "NaN": valid.replace(b"{", b"{\"nan\": NaN,", 1),
         "huge number": valid.replace(b"{", b"{\"big\": 1e999,", 1),
         "huge integer": valid.replace(b"{", b"{\"big\": " + b"9" * 5000 + b",", 1),
+        # No float holds it: read as a number, it would overflow later.
+        "integer of 400 digits": valid.replace(b"{", b"{\"big\": -" + b"9" * 400 + b",", 1),
         "deeply nested": b"[" * 100000 + b"]" * 100000,
+        # Python 3.13 parses it; every recursive walk after would fail.
+        "nested 1,000 deep": valid.replace(b"{", b"{\"deep\": " + b"[" * 1000 + b"]" * 1000 + b",", 1),
         "wrong type": json.dumps({k: "x" for k in doc}).encode(),
         "bom and garbage": b"\xef\xbb\xbf}{",
     }
@@ -103,7 +107,8 @@ class Corpus(unittest.TestCase):
         for label, data in json_variants(read(SCENARIOS), "scenarios").items():
             path = self.write("scenarios-bad.json", data)
             if label in ("a list", "empty", "truncated", "deeply nested", "bom and garbage", "not utf-8",
-                         "NaN", "huge number", "huge integer"):
+                         "NaN", "huge number", "huge integer", "integer of 400 digits",
+                         "nested 1,000 deep"):
                 # Before any suite is known, the file is read as a question file.
                 self.refused(score, [path, RAW], "scenarios-bad.json", f"scenarios: {label}")
             else:
@@ -139,6 +144,10 @@ class Corpus(unittest.TestCase):
             "not utf-8": b"{\"id\": \"\xff\"}\n" + b"".join(good),
             "NaN": good[0].replace(b'"latency_ms":737', b'"latency_ms":NaN') + b"".join(good[1:]),
             "deeply nested": b"[" * 50000 + b"]" * 50000 + b"\n",
+            "nested 1,000 deep": good[0].replace(b'"latency_ms":737',
+                                                 b'"latency_ms":' + b"[" * 1000 + b"]" * 1000),
+            "integer of 400 digits": good[0].replace(b'"latency_ms":737',
+                                                     b'"latency_ms":' + b"9" * 400),
             "wrong status type": good[0].replace(b'"status":200,"truncated"', b'"status":true,"truncated"'),
             "a 50 MB line": b"{\"id\": \"" + b"x" * (50 * 1024 * 1024) + b"\n",
             "missing id": good[0].replace(b'"id":"mini-en-01",', b""),
@@ -152,7 +161,8 @@ class Corpus(unittest.TestCase):
             "source_url path a number": good[0].replace(b'"source_url":"url"', b'"source_url":1'),
         }
         for label in ("run.tool a list", "platform version a list", "format 1.0", "sources path a number",
-                      "grounded path a list", "source_url path a number"):
+                      "grounded path a list", "source_url path a number", "nested 1,000 deep",
+                      "integer of 400 digits"):
             self.assertNotEqual(raw_cases[label], good[0], label)
         for label, data in raw_cases.items():
             path = self.write("raw-bad.jsonl", data)
@@ -177,12 +187,51 @@ class Corpus(unittest.TestCase):
             "another answer": with_first(lambda l: l.update(response_sha256="0" * 64)),
             "no evaluator": with_first(lambda l: l.pop("evaluator")),
             "repeat not a number": with_first(lambda l: l.update(repeat=True)),
+            # An evaluator's number no float holds (a traceback in the atom checks before).
+            "specificity of 400 digits": with_first(
+                lambda l: l["atoms"][0].update(specificity=int("9" * 400))),
+            "specificity 1e400": good[0].replace(b'"specificity":0.5', b'"specificity":1e400', 1)
+            + b"".join(good[1:]),
         }
+        self.assertNotEqual(atoms_cases["specificity 1e400"], b"".join(good))
         self.assertIsNone(first["error"])
         for label, data in atoms_cases.items():
             path = self.write("atoms-bad.jsonl", data)
             self.refused(score, [SCENARIOS] + raws + [path], "atoms-bad.jsonl", f"atoms: {label}")
         self.assertEqual(self.count, CORPUS_SIZE)
+
+
+class NumbersAServerSends(support.TempDirCase):
+    """An evaluator's number that no float holds (issue 40): atomize.py
+    records the answer as an error in one line, never a traceback, and a
+    re-run does not ask it again."""
+
+    def test_an_atom_of_400_digits_is_an_error_recorded_once(self):
+        from tests.model_servers import ModelServer
+        from tests.test_atomize import good_atoms
+        import atomize  # noqa: E402
+
+        def huge(request):
+            atoms = good_atoms(request)
+            atoms["atoms"][0]["specificity"] = int("9" * 400)
+            return atoms
+        demo = self.path("scenario-demo")
+        run_demo(demo, SCENARIOS)
+        raw = sorted(os.path.join(demo, n) for n in os.listdir(demo) if n.startswith("raw-"))[0]
+        for flavour in ("anthropic", "openai"):
+            with self.subTest(flavour), ModelServer(flavour, reply=huge) as judge:
+                os.environ.update(judge.environ())
+                atoms = self.path(f"atoms-{flavour}.jsonl")
+                argv = [raw, atoms, "--provider", flavour, "--model", "judge-x", "--cases",
+                        SCENARIOS, "--quiet"]
+                code, _, err = call_main(atomize, argv)
+                self.assertEqual(code, 1, err)
+                self.assertNotIn("Traceback", err)
+                asked = len(judge.requests)
+                lines = support.read_lines(atoms)
+                self.assertTrue(lines and all(line["error"] for line in lines), lines)
+                code, _, err = call_main(atomize, argv)
+                self.assertEqual((code, len(judge.requests)), (1, asked), err)
 
 
 class PathsThatCannotBeWritten(unittest.TestCase):

@@ -28,6 +28,8 @@ import server  # noqa: E402
 DOCS = ["README.md", os.path.join("Documents", "c4-benchmark", "METHODOLOGY.md"),
         os.path.join("tools", "eval-benchmark", "README.md"),
         os.path.join("evals", "permits", "README.md")]
+# Every document whose commands a reader copies: none may say `python`.
+COPIED = DOCS + [os.path.join("evals", "ai", "README.md")]
 SKIP = {"make test"}  # the suite itself: running it here would recurse
 
 
@@ -74,11 +76,11 @@ class Commands(unittest.TestCase):
         self.addCleanup(tmp.cleanup)
         self.project = os.path.join(tmp.name, "project")
         copy_project(self.project)
-        # `python` and `python3` in the commands are the interpreter running the tests.
+        # `python3` in the commands is the interpreter running the tests. No
+        # `python`: a stock Debian has none (PythonInterpreter below).
         shims = os.path.join(tmp.name, "bin")
         os.makedirs(shims)
-        for name in ("python", "python3"):
-            os.symlink(sys.executable, os.path.join(shims, name))
+        os.symlink(sys.executable, os.path.join(shims, "python3"))
         self.env = dict(os.environ, PATH=shims + os.pathsep + os.environ["PATH"])
         self.env.pop("PYENV_VERSION", None)
         self.env.pop("MAKEFLAGS", None)
@@ -212,6 +214,43 @@ class QuarterWalkThrough(unittest.TestCase):
                               cwd=self.project, env=env, capture_output=True, text=True,
                               timeout=600)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+
+
+# A command as a reader copies it: after any VAR=value settings.
+SETTINGS = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*")
+
+
+def documented_commands(path):
+    """Every line of every fenced block of ``path`` (any language), and every
+    inline code span, as a reader would type it: settings before it left off."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    blocks = re.findall(r"^```[^\n]*\n(.*?)^```", text, re.S | re.M)
+    lines = [line.strip() for block in blocks for line in block.splitlines()]
+    spans = re.findall(r"`([^`\n]+)`", re.sub(r"^```.*?^```", "", text, flags=re.S | re.M))
+    return [SETTINGS.sub("", line) for line in lines + spans]
+
+
+class PythonInterpreter(unittest.TestCase):
+    """Issue 40: the docs ran `python ...`, which a stock Debian PATH does not
+    have; every command says python3 (the README's requirement)."""
+
+    def test_no_documented_command_starts_with_python(self):
+        for doc in COPIED:
+            with self.subTest(doc):
+                commands = documented_commands(os.path.join(ROOT, doc))
+                self.assertTrue(any(c.startswith("python3 ") for c in commands), doc)
+                self.assertEqual([c for c in commands if re.match(r"python(2)?\s", c)], [])
+
+    def test_the_check_sees_a_command_after_its_settings_and_in_prose(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "doc.md")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write("Run `python tools/x.py` or:\n\n```\nA=1 B=x python tools/y.py \\\n"
+                         "  --flag\n```\n\n```sh\npython3 tools/z.py\n```\n")
+            self.assertEqual(documented_commands(path),
+                             ["python tools/y.py \\", "--flag", "python3 tools/z.py",
+                              "python tools/x.py"])
 
 
 class MakeHelp(unittest.TestCase):

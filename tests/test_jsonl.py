@@ -3,10 +3,12 @@ how each refusal names its place."""
 
 import os
 import tempfile
+import threading
 import unittest
 
-from tests import support  # noqa: F401  (puts the tools on sys.path)
+from tests import support
 from evalkit import BadInput, jsonl
+from evalkit.responses import parse_received
 
 
 class Loads(unittest.TestCase):
@@ -26,6 +28,102 @@ class Loads(unittest.TestCase):
                 with self.assertRaises(BadInput) as caught:
                     jsonl.loads(text, "x:1")
                 self.assertIn(expected, str(caught.exception))
+
+
+class NumbersAndDepth(unittest.TestCase):
+    """One rule on every Python from 3.10 to 3.13, for files and for what a
+    server sends: no number a float cannot hold (3.11+ also limits int() to
+    4,300 digits; 3.13 parses 5,000 levels that 3.10 refuses)."""
+
+    def refused(self, text, said):
+        with self.assertRaises(BadInput) as caught:
+            jsonl.loads(text, "x:1")
+        self.assertIn(said, str(caught.exception))
+        self.assertEqual(len(str(caught.exception).splitlines()), 1)
+        with self.assertRaises(ValueError) as caught:
+            parse_received(text)
+        self.assertIn(said, str(caught.exception))
+
+    def test_a_number_no_float_holds_is_refused_whatever_its_digits(self):
+        for digits in (309, 400, 4301, 5000, 100_000):
+            for sign in ("", "-"):
+                with self.subTest(digits=digits, sign=sign):
+                    self.refused('{"a": %s%s}' % (sign, "9" * digits),
+                                 f"({digits} digits) is too large for a number")
+        self.refused('{"a": 1e400}', "1e400 is too large for a number")
+        self.refused('{"a": NaN}', "NaN is not a JSON number")
+
+    def test_a_large_number_a_float_holds_is_read_exactly(self):
+        big = int("9" * 300)
+        self.assertEqual(jsonl.loads('{"a": %d}' % big, "x:1"), {"a": big})
+        self.assertEqual(parse_received('[%d, 1e300]' % -big), [-big, 1e300])
+
+    def test_nesting_past_the_limit_is_refused_at_every_depth(self):
+        most = jsonl.MAX_DEPTH
+        deepest = []
+        for _ in range(most - 1):
+            deepest = [deepest]
+        self.assertEqual(jsonl.loads("[" * most + "]" * most, "x:1"), deepest)
+        self.assertEqual(parse_received('{"a": ' + "[" * (most - 1) + "]" * (most - 1) + "}"),
+                         {"a": deepest[0]})
+        for depth in (most + 1, 1000, 5000, 100_000):
+            for text in ("[" * depth + "]" * depth,
+                         '{"a": [' + '{"b": [' * (depth // 2) + "1" + "]}" * (depth // 2) + "]}"):
+                with self.subTest(depth=depth, text=text[:12]):
+                    self.refused(text, f"JSON nested too deeply (more than {most} levels)")
+
+    def test_many_brackets_side_by_side_are_not_depth(self):
+        wide = "[" + ",".join(["[[1]]"] * 5000) + "]"
+        self.assertEqual(len(jsonl.loads(wide, "x:1")), 5000)
+
+
+class Declared(unittest.TestCase):
+    """What score.py reads to pick the suite: a top-level key, read without
+    the values after it; None for anything its loader must refuse."""
+
+    def test_the_top_level_key_wherever_it_is(self):
+        cases = [('{"suite": "scenario", "scenarios": [1, 2]}', "scenario"),
+                 ('{"questions": [{"suite": "x"}, "\\"suite\\": 1"], "suite": "site-qa"}',
+                  "site-qa"),
+                 ('  {\n "format" : 1 ,\n "suite" : "scenario" }', "scenario"),
+                 ('{"format": 1, "suite": "scenario", "x": [', "scenario"),   # stops at the key
+                 ('{"format": 1}', None), ("[1]", None), ("", None), ('{"a": 1 "suite": "x"}', None),
+                 ('{"suite": NaN}', None), ("{" * 5000, None)]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "cases.json")
+            for text, suite in cases:
+                with self.subTest(text=text[:30]):
+                    with open(path, "w", encoding="utf-8") as fh:
+                        fh.write(text)
+                    self.assertEqual(jsonl.declared(path, "suite"), suite)
+            self.assertIsNone(jsonl.declared(os.path.join(tmp, "missing.json"), "suite"))
+
+
+@unittest.skipUnless(hasattr(os, "mkfifo"), "no FIFOs here")
+class SpecialFiles(unittest.TestCase):
+    """A FIFO where a file is read is refused at once, never waited on."""
+
+    def test_every_reader_refuses_a_fifo_in_one_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fifo = os.path.join(tmp, "raw-med.jsonl")
+            os.mkfifo(fifo)
+            readers = {"read_json": jsonl.read_json, "iter_jsonl": lambda p: list(jsonl.iter_jsonl(p)),
+                       "sha256_file": jsonl.sha256_file, "read_resumable": jsonl.read_resumable}
+            for name, reader in readers.items():
+                with self.subTest(name):
+                    done = []
+
+                    def read():
+                        try:
+                            reader(fifo)
+                        except BadInput as exc:
+                            done.append(str(exc))
+                    thread = threading.Thread(target=read, daemon=True)
+                    thread.start()
+                    thread.join(support.HANG)
+                    self.assertFalse(thread.is_alive(), f"{name} waits on the FIFO")
+                    self.assertEqual(done, [f"{fifo}: is a FIFO (named pipe), not a regular file: "
+                                            "nothing was read from it"])
 
 
 class Lines(unittest.TestCase):

@@ -21,32 +21,48 @@ from evalkit.jsonl import sha256_file  # noqa: E402
 from evalkit.rubric.measures import MEASURES  # noqa: E402
 from evalkit.rubric.rulebook import change_dates  # noqa: E402
 
-DEMO = os.path.join(ROOT, "Documents", "c4-benchmark", "demo")
+# An example input: its absence skips the tests that copy it (support.example_quarter).
+DEMO, NEEDS_DEMO = support.example_quarter("demo")
 BENCH = os.path.join(ROOT, "Documents", "c4-benchmark")
 
 
+class EveryQuarter(unittest.TestCase):
+    def test_every_published_quarter_reproduces(self):
+        # Whatever quarters the repository holds (an operator's too): each
+        # re-scores byte for byte and its pages show its results. A quarter
+        # published with --allow-unreviewed and a sample left unread is
+        # reproduced file for file, and not verified (exit 1), as it says.
+        quarters = support.published_quarters(BENCH)
+        if not quarters:
+            self.skipTest("no quarter is published here")
+        for name in quarters:
+            folder = os.path.join(BENCH, name)
+            with self.subTest(quarter=name):
+                with open(os.path.join(folder, "MANIFEST.json"), encoding="utf-8") as fh:
+                    manifest = json.load(fh)
+                proc = support.run_script("reproduce.py", folder)
+                lines = proc.stdout.splitlines()
+                self.assertIn("identical  results.md", lines)
+                self.assertIn("identical  results.json", lines)
+                self.assertTrue(all(l.startswith(("identical", "verified", "shows")) for l in lines),
+                                lines)
+                self.assertTrue(any(l.startswith("shows      index.html (results.json's ")
+                                    for l in lines), lines)
+                unread = (manifest.get("sampled_review") or {}).get("missing")
+                if manifest.get("unreviewed_allowed") and unread:
+                    self.assertEqual(proc.returncode, 1, proc.stderr)
+                    self.assertIn("NOT verified: the sampled review is incomplete", proc.stderr)
+                else:
+                    self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+
+
+@NEEDS_DEMO
 class Reproduce(unittest.TestCase):
     def setUp(self):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         self.folder = os.path.join(tmp.name, "demo")
         shutil.copytree(DEMO, self.folder)
-
-    def test_the_published_demo_runs_reproduce(self):
-        for folder in (DEMO, os.path.join(BENCH, "demo-2026-12"),
-                       os.path.join(BENCH, "demo-2026-12b")):
-            with self.subTest(folder=os.path.basename(folder)):
-                proc = support.run_script("reproduce.py", folder)
-                self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-                lines = proc.stdout.splitlines()
-                self.assertIn("identical  results.md", lines)
-                self.assertIn("identical  results.json", lines)
-                self.assertIn("verified   raw-med.jsonl", lines)
-                # The pages are held to what they show (evalkit/pages/shown.py).
-                self.assertIn("shows      index.html (results.json's 54 figures and every "
-                              "question)", lines)
-                self.assertTrue(all(l.startswith(("identical", "verified", "shows")) for l in lines),
-                                lines)
 
     def test_one_changed_byte_of_a_raw_answer_fails_and_names_the_file(self):
         path = os.path.join(self.folder, "raw-med.jsonl")
@@ -119,17 +135,22 @@ class MakeWithoutARun(unittest.TestCase):
             test_docs.copy_project(tmp)
             env = {k: v for k, v in os.environ.items()
                    if k not in ("MAKEFLAGS", "MAKELEVEL", "BENCH_ENDPOINT")}
-            for goal in ("score", "publish"):
+            for goal, said in (
+                    ("score", "QUARTER=2031-Q1 was not run (build/2031-Q1/raw-biz.jsonl is "
+                              "missing): make run QUARTER=2031-Q1 first"),
+                    ("publish", "QUARTER=2031-Q1 was not run in full (build/2031-Q1/run.done is "
+                                "missing; a trial with LIMIT or ONLY does not make it): make run "
+                                "QUARTER=2031-Q1 asks what is missing")):
                 with self.subTest(goal):
                     proc = subprocess.run(["make", goal, "QUARTER=2031-Q1",
                                            f"PY={sys.executable}"], cwd=tmp, env=env,
                                           capture_output=True, text=True, timeout=60)
                     self.assertEqual(proc.returncode, 2)
-                    self.assertIn("QUARTER=2031-Q1 was not run (build/2031-Q1/run.done is "
-                                  "missing): make run QUARTER=2031-Q1 first", proc.stderr)
+                    self.assertIn(said, proc.stderr)
                     self.assertFalse(os.path.exists(os.path.join(tmp, "build", "2031-Q1")))
 
 
+@NEEDS_DEMO
 class FirstDemoUnderTheNewQuestions(unittest.TestCase):
     """The first demo quarter marks no question faulty because no defect of
     its question files changed a verdict (METHODOLOGY.md, "The questions"):
@@ -162,6 +183,7 @@ class FirstDemoUnderTheNewQuestions(unittest.TestCase):
                                  published)
 
 
+@NEEDS_DEMO
 class Publish(unittest.TestCase):
     def setUp(self):
         tmp = tempfile.TemporaryDirectory()
@@ -447,6 +469,55 @@ class Publish(unittest.TestCase):
         code, _, err = self.publish("--allow-unreviewed")
         self.assertEqual(code, 2)
         self.assertIn("questions are frozen", err)
+
+    @unittest.skipUnless(hasattr(os, "mkfifo"), "no FIFOs here")
+    def test_a_fifo_in_the_runs_folder_is_refused_not_waited_on(self):
+        # A real process: were the FIFO waited on, the timeout would end it.
+        self.reviews("2026-Q4")
+        for name in ("reviews-2026-Q4.json", "raw-med.jsonl"):
+            with self.subTest(name):
+                os.unlink(os.path.join(self.work, name))
+                os.mkfifo(os.path.join(self.work, name))
+                proc = support.run_script("publish.py", "2026-Q4", "--from", self.work,
+                                          "--bench", self.bench, timeout=support.HANG)
+                self.assertEqual(proc.returncode, 2, proc.stderr)
+                self.assertEqual(proc.stderr, f"publish.py: {self.work}/{name}: is a FIFO (named "
+                                              "pipe), not a regular file: nothing was read from "
+                                              "it\n")
+                self.assertEqual(sorted(os.listdir(self.bench)),
+                                 ["questions-biz.json", "questions-med.json"])
+
+    def test_what_a_killed_publish_left_is_cleared_by_the_next(self):
+        # A publish killed while it built (its staging folder), and a publish
+        # --force killed between moving the published quarter aside and
+        # renaming the new one into place (no quarter where it was).
+        self.reviews("2026-Q4")
+        self.assertEqual(self.publish()[0], 0)
+        staging = os.path.join(self.bench, ".2026-Q4.staging-k1ll3d_x")
+        os.makedirs(staging)
+        shutil.copy(os.path.join(self.work, "raw-med.jsonl"), staging)
+        aside = os.path.join(self.bench, ".2026-Q4.old-abc_1234")
+        os.makedirs(aside)
+        os.rename(os.path.join(self.bench, "2026-Q4"), os.path.join(aside, "2026-Q4"))
+        code, _, err = self.publish()
+        self.assertEqual(code, 2)
+        self.assertEqual(err.splitlines(), [
+            f"publish.py: {self.bench}/2026-Q4: put back where it was published (a publish "
+            f"--force stopped after moving it aside to {aside})",
+            f"publish.py: {aside}: removed, left by a publish that was stopped",
+            f"publish.py: {staging}: removed, left by a publish that was stopped",
+            f"publish.py: {self.bench}/2026-Q4: already published; to replace it, pass --force "
+            "(make: PUBLISH_FLAGS=--force)"])
+        self.assertEqual(sorted(os.listdir(self.bench)),
+                         ["2026-Q4", "questions-biz.json", "questions-med.json"])
+        self.assertEqual(call_main(reproduce, [os.path.join(self.bench, "2026-Q4")])[0], 0)
+        # A replaced quarter aside beside its successor is the old one: removed.
+        os.makedirs(os.path.join(aside, "2026-Q4"))
+        code, _, err = self.publish("--force")
+        self.assertEqual(code, 0, err)
+        self.assertIn(f"{aside}: removed", err)
+        self.assertEqual(sorted(os.listdir(self.bench)),
+                         ["2026-Q4", "questions-biz.json", "questions-med.json"])
 
 
 if __name__ == "__main__":

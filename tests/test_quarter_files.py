@@ -31,12 +31,14 @@ from tests.support import ROOT, call_main
 import compare  # noqa: E402
 import reproduce  # noqa: E402
 
-DEMO = os.path.join(ROOT, "Documents", "c4-benchmark", "demo-2026-12")
+# An example input: its absence skips these tests (support.example_quarter).
+DEMO, NEEDS_DEMO = support.example_quarter("demo-2026-12")
 SECRET = "sk-fake-9f2c41d7e0b84a6c"
 # A FIFO blocks a reader until a writer comes: the base tools hang on it.
 HANG = 30
 
 
+@NEEDS_DEMO
 class QuarterFiles(unittest.TestCase):
     def setUp(self):
         tmp = tempfile.TemporaryDirectory()
@@ -267,6 +269,7 @@ class CompareRefuses(QuarterFiles):
 
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "RLIMIT_FSIZE and SIGXFSZ as on Linux")
+@NEEDS_DEMO
 class ScratchDiskFull(unittest.TestCase):
     """A scratch folder that cannot be written is a failure to check the
     quarter (exit 2), not a verdict on it (exit 1)."""

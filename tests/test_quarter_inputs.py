@@ -11,6 +11,7 @@ import shutil
 import tempfile
 import unittest
 
+from tests import support
 from tests.support import FIXTURES, ROOT, call_main
 
 import compare  # noqa: E402
@@ -21,7 +22,8 @@ import score  # noqa: E402
 from evalkit import BadInput  # noqa: E402
 from evalkit.rubric.rulebook import change_dates, rules_as_of  # noqa: E402
 
-DEMO = os.path.join(ROOT, "Documents", "c4-benchmark", "demo-2026-12")
+# An example input: its absence skips these tests (support.example_quarter).
+DEMO, NEEDS_DEMO = support.example_quarter("demo-2026-12")
 
 
 def read(path):
@@ -75,6 +77,7 @@ class Refusals(unittest.TestCase):
         return out, lines[0]
 
 
+@NEEDS_DEMO
 class PublishRefusals(Refusals):
     def setUp(self):
         super().setUp()
@@ -155,6 +158,7 @@ class PublishRefusals(Refusals):
                 self.publish_refused(f"{self.work}/raw-med.jsonl:1: run.cases_file")
 
 
+@NEEDS_DEMO
 class ManifestRefusals(Refusals):
     """reproduce.py and compare.py read a quarter folder's MANIFEST.json; each
     field they read is checked in one place (evalkit/rubric/quarter.py)."""
@@ -238,6 +242,7 @@ class ManifestRefusals(Refusals):
                 self.both_refuse(f"{self.manifest_path}: format")
 
 
+@NEEDS_DEMO
 class ReproduceFolders(Refusals):
     def setUp(self):
         super().setUp()
@@ -272,6 +277,7 @@ class ReproduceFolders(Refusals):
         self.refused(reproduce, [missing], 2, f"{missing}: no such folder")
 
 
+@NEEDS_DEMO
 class CompareRawLines(Refusals):
     def test_a_question_file_that_is_not_a_plain_name(self):
         bench = os.path.join(self.tmp, "bench")

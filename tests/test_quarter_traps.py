@@ -129,11 +129,12 @@ class MakeOfAQuarter(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         for made in ("results.csv", "review.html", "review-sheet.md"):
             self.assertTrue(os.path.exists(self.path(WORK, made)), made)
-        self.assertIn(f"make score: {WORK}/review-sheet.md (or {WORK}/review.html, in a "
-                      f"browser) lists the answers a person must "
-                      f"read: write their entries into {WORK}/reviews-{QUARTER}.json, then "
-                      f"make score QUARTER={QUARTER} again (the figures after review) and "
-                      f"make publish QUARTER={QUARTER}\n", proc.stderr)
+        self.assertIn(f"make score: 100 of 100 answers the rubric requires a person to read "
+                      f"and 20 of 20 sampled passes have no review entry: {WORK}/review-sheet.md "
+                      f"(or {WORK}/review.html, in a browser) lists them; write their entries "
+                      f"into {WORK}/reviews-{QUARTER}.json, then make score QUARTER={QUARTER} "
+                      f"again (the figures after review) and make publish QUARTER={QUARTER}\n",
+                      proc.stderr)
 
     def test_a_reviews_file_of_another_name_is_pointed_out_when_nothing_is_to_do(self):
         self.assertEqual(self.make(self.project, "score").returncode, 0)

@@ -171,8 +171,26 @@ class Asking(RunTestCase):
                                        "--limit", "2"])
         self.assertEqual(code, 0)
         lines = err.splitlines()
-        self.assertEqual(len(lines), 2)
+        self.assertEqual(len(lines), 3)
         self.assertRegex(lines[0], r"^\[1/2\] mini-en-01 200 \d+ ms$")
+        self.assertEqual(lines[2], f"run.py: {self.out}: 2 asked, 2 answered, 0 failed; "
+                                   "0 skipped as already in the file")
+
+    def test_the_run_ends_with_what_it_asked_answered_failed_and_skipped(self):
+        # Issue 40: a site run ended without a summary.
+        srv = self.server(modes={"How much is a first consultation?": "http500"})
+        code, _, err = call_main(run, [QUESTIONS, self.out, "--endpoint", srv.url, "--limit", "3"])
+        self.assertEqual(code, 1, err)
+        code, _, err = call_main(run, [QUESTIONS, self.out, "--endpoint", srv.url, "--limit", "5"])
+        self.assertEqual(code, 1, err)
+        self.assertEqual(err.splitlines()[-1], f"run.py: {self.out}: 2 asked, 2 answered, 0 failed; "
+                                               "3 skipped as already in the file")
+        code, _, err = call_main(run, [QUESTIONS, self.out, "--endpoint", srv.url, "--limit", "5"])
+        self.assertIn(f"run.py: {self.out}: already complete: 5 answer(s), nothing to ask\n", err)
+        self.assertNotIn(" asked, ", err)   # nothing was: said once
+        code, _, err = call_main(run, [QUESTIONS, self.out, "--endpoint", srv.url, "--quiet",
+                                       "--limit", "6"])
+        self.assertNotIn(" asked, ", err)   # --quiet: only what went wrong
 
 
 class Transport(RunTestCase):

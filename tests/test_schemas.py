@@ -1,7 +1,7 @@
 """The raw line's three kinds, in one place: evalkit/schemas.py's text names
 every field that run.py writes in each kind (a website assistant's, a model
 generator's, an answer collected by hand); README's raw-line table says the
-same; and --help of the scripts that read or write them prints that text."""
+same; and --help-formats of the scripts that read or write them prints that text."""
 
 import json
 import os
@@ -168,7 +168,7 @@ class Help(unittest.TestCase):
                                (atomize, (schemas.RAW_LINE_MODEL, schemas.RAW_LINE_MANUAL,
                                           schemas.ATOMS_LINE))]:
             with self.subTest(module.__name__):
-                code, out, err = call_main(module, ["--help"])
+                code, out, err = call_main(module, ["--help-formats"])
                 self.assertEqual((code, err), (0, ""))
                 for block in blocks:
                     self.assertIn(block, out)

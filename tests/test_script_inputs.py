@@ -26,7 +26,8 @@ import atomize  # noqa: E402
 import audit_answers  # noqa: E402
 import run  # noqa: E402
 
-QUESTIONS = os.path.join(ROOT, "Documents", "c4-benchmark", "demo-2026-12", "questions-med.json")
+# The benchmark's own question file (no quarter's: an operator's repository may hold others).
+QUESTIONS = os.path.join(ROOT, "Documents", "c4-benchmark", "questions-med.json")
 SCENARIOS = os.path.join(FIXTURES, "scenarios-mini.json")
 KEYED_SCENARIOS = os.path.join(ROOT, "evals", "permits", "scenarios.json")
 INTAKE_CASES = os.path.join(FIXTURES, "ai", "intake-cases.json")

@@ -18,6 +18,8 @@ from tests.standins import model
 from tests.support import FIXTURES, ROOT, call_main
 
 import atomize  # noqa: E402
+import compare  # noqa: E402
+import lint_questions  # noqa: E402
 import reproduce  # noqa: E402
 import run  # noqa: E402
 import score  # noqa: E402
@@ -32,6 +34,8 @@ RAW = os.path.join(FIXTURES, "raw-mini.jsonl")
 RED = "\x1b[31m"                      # a colour, in a file name
 TITLE = "\x1b]0;owned\x07"            # retitles the terminal, in a server's error text
 CLEAR = "\x1b[2J\u202e"               # clears the screen; a right-to-left override
+# An example input: its absence skips the tests that copy it.
+DEMO, NEEDS_DEMO = support.example_quarter("demo-2026-12")
 SHOWN = {RED: "\\x1b[31m", TITLE: "\\x1b]0;owned\\x07", CLEAR: "\\x1b[2J\\u202e"}
 
 
@@ -119,13 +123,41 @@ class Escaped(unittest.TestCase):
         self.assertIn("line(s) had no answer to atomize: tiny-house\\x1b[31m, fence", err)
         self.assert_escaped(err, RED)
 
+    @NEEDS_DEMO
     def test_reproduces_verdict_names_the_folder(self):
         folder = os.path.join(self.tmp, f"demo{RED}")
-        shutil.copytree(os.path.join(ROOT, "Documents", "c4-benchmark", "demo-2026-12"), folder)
+        shutil.copytree(DEMO, folder)
         code, _, err = call_main(reproduce, [folder])
         self.assertEqual(code, 0, err)
         self.assertEqual(len(err.splitlines()), 1, err)
         self.assert_escaped(err, RED)
+
+    @NEEDS_DEMO
+    def test_names_from_a_folder_on_stdout(self):
+        # A file named with escapes in a quarter folder (and one in the
+        # manifest), a question file and a run file named so: reproduce.py,
+        # lint_questions.py and compare.py list them on stdout escaped.
+        folder = os.path.join(self.tmp, "demo")
+        shutil.copytree(DEMO, folder)
+        with open(os.path.join(folder, f"notes{TITLE}{CLEAR}.txt"), "w", encoding="utf-8") as fh:
+            fh.write("a file no manifest lists\n")
+        code, out, _ = call_main(reproduce, [folder])
+        self.assertEqual(code, 1, out)
+        self.assertIn(f"differs    notes{SHOWN[TITLE]}{SHOWN[CLEAR]}.txt (not in MANIFEST.json)\n",
+                      out)
+        self.assert_escaped(out, TITLE, CLEAR)
+        questions = os.path.join(self.tmp, f"questions{RED}.json")
+        shutil.copy(QUESTIONS, questions)
+        code, out, _ = call_main(lint_questions, ["--sites", "none", questions])
+        self.assertEqual(code, 1, out)
+        self.assertIn(f"questions{SHOWN[RED]}.json: mini-", out)
+        self.assert_escaped(out, RED)
+        raw = os.path.join(self.tmp, f"raw{TITLE}.jsonl")
+        shutil.copy(RAW, raw)
+        code, out, err = call_main(compare, [raw, raw, "--questions", QUESTIONS])
+        self.assertEqual(code, 0, err)
+        self.assertIn(f"A: {raw.replace(TITLE, SHOWN[TITLE])} (mechanical)\n", out)
+        self.assert_escaped(out, TITLE)
 
     def test_the_lines_of_the_library(self):
         err = io.StringIO()

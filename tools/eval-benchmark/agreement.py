@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How often the mechanical verdicts agree with a careful human.
 
-    python tools/eval-benchmark/agreement.py [--questions FILE ...]
+    python3 tools/eval-benchmark/agreement.py [--questions FILE ...]
         [--rules-as-of YYYY-MM-DD] [--set DIR] [--disagreements]
 
 Scores every answer of the labelled agreement set
@@ -56,7 +56,9 @@ SPEC = {"answer": "answer", "sources": "sources", "source_url": "url", "grounded
 
 
 def parse_args(argv):
-    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0], examples=(
+        "python3 tools/eval-benchmark/agreement.py",
+        "python3 tools/eval-benchmark/agreement.py --disagreements --rules-as-of 2026-12-02"))
     parser.add_argument("--questions", nargs="+", metavar="FILE",
                         default=[os.path.join(BENCH, "questions-med.json"),
                                  os.path.join(BENCH, "questions-biz.json")],

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Runtime AI evaluation: intake extraction and citation grounding.
 
-    python tools/eval-benchmark/ai_eval.py intake --cases evals/ai/intake-cases.json \\
+    python3 tools/eval-benchmark/ai_eval.py intake --cases evals/ai/intake-cases.json \\
         [--output evals/ai/results/<date>-intake-<provider>-<model>.json] [--limit N]
-    python tools/eval-benchmark/ai_eval.py grounding --cases evals/ai/grounding-cases.json \\
+    python3 tools/eval-benchmark/ai_eval.py grounding --cases evals/ai/grounding-cases.json \\
         [--output ...] [--limit N]
 
 The model under test is whatever --provider / --model, BENCH_PROVIDER /
@@ -89,7 +89,11 @@ _STARTED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z
 
 
 def parse_args(argv):
-    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0], examples=(
+        "python3 tools/eval-benchmark/ai_eval.py intake --cases evals/ai/intake-cases.json "
+        "--provider openai --model gpt-4o-mini",
+        "python3 tools/eval-benchmark/ai_eval.py grounding --cases evals/ai/grounding-cases.json "
+        "--provider openai --model gpt-4o-mini"))
     parser.add_argument("suite", choices=("intake", "grounding"))
     parser.add_argument("--cases", required=True)
     parser.add_argument("--output", help="the result file (default: a recorded run to "

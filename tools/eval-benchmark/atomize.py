@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Have a different evaluator model break each answer into atomic claims.
 
-    python tools/eval-benchmark/atomize.py RAW.jsonl ATOMS.jsonl --provider P --model M
+    python3 tools/eval-benchmark/atomize.py RAW.jsonl ATOMS.jsonl --provider P --model M
         [--cases CASES] [--limit N] [--concurrency N] [--repeat K] [--prompt atomize-v1]
 
 For every delivered answer in RAW (scenario lines written by run.py), the
@@ -86,7 +86,11 @@ TARGET_FIELDS = {"kind": "string", "provider?": "string|null", "model?": "string
 
 def parse_args(argv):
     parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
-                                epilog=schemas.ATOMIZE_HELP)
+                                formats=schemas.ATOMIZE_HELP, examples=(
+        "python3 tools/eval-benchmark/atomize.py raw-llama.jsonl atoms-claude.jsonl --provider "
+        "anthropic --model claude-sonnet-4-5 --cases evals/permits/scenarios.json",
+        "python3 tools/eval-benchmark/atomize.py raw-llama.jsonl atoms-claude.jsonl --provider "
+        "anthropic --model claude-sonnet-4-5 --cases evals/permits/scenarios.json --retry-errors"))
     parser.add_argument("raw", help="raw answers (run.py output, suite scenario)")
     parser.add_argument("out", help="the atoms JSON Lines file to write or continue")
     parser.add_argument("--provider", help="the evaluator's provider (default: BENCH_PROVIDER; "

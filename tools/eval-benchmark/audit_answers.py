@@ -2,7 +2,7 @@
 """Answers whose truth is known, written from the scenarios' reference keys,
 to audit an evaluator's correctness tags.
 
-    python tools/eval-benchmark/audit_answers.py SCENARIOS OUT.jsonl [--altered]
+    python3 tools/eval-benchmark/audit_answers.py SCENARIOS OUT.jsonl [--altered]
         [--collected-at YYYY-MM-DD]
 
 Writes one collected answer per scenario (the format run.py --provider manual
@@ -64,7 +64,10 @@ def date(text):
 
 
 def parse_args(argv):
-    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0], examples=(
+        "python3 tools/eval-benchmark/audit_answers.py evals/permits/scenarios.json key-true.jsonl",
+        "python3 tools/eval-benchmark/audit_answers.py evals/permits/scenarios.json "
+        "key-false.jsonl --altered"))
     parser.add_argument("scenarios", help="the scenario file, with reference keys")
     parser.add_argument("out", help="the collected answers (JSON Lines) to write")
     parser.add_argument("--altered", action="store_true",

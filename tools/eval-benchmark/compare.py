@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare two runs on the same frozen questions: a real change, or noise?
 
-    python tools/eval-benchmark/compare.py A B [--questions FILE ...] [--alpha 0.05]
+    python3 tools/eval-benchmark/compare.py A B [--questions FILE ...] [--alpha 0.05]
 
 A and B are each a raw answer file (.jsonl) or a published quarter folder.
 A quarter folder is scored as published (its reviews applied); a raw file is
@@ -15,7 +15,9 @@ in B, in neither; the exact McNemar p-value of the discordant pairs; and a
 verdict, ``changed`` when p < alpha, else ``within noise``. Then, per
 measure, the questions that flipped: passed in A only, then passed in B only,
 each id with the first line of both answers, so that a change can be read
-question by question.
+question by question. A flip whose verdict a review set (in a quarter folder)
+says so, and says when the mechanical verdicts of A and B are the same: then
+a reviewer, not a new answer, changed it.
 
 --fail-on-change exits 1 when any row of the table (a measure of a set and
 language, or of a total) changed beyond noise (a ``changed`` verdict): for a CI job that watches an assistant between runs.
@@ -40,7 +42,7 @@ from evalkit.jsonl import iter_jsonl  # noqa: E402
 from evalkit.rubric.measures import MEASURES, TITLES  # noqa: E402
 from evalkit.rubric.quarter import check_regular, load_manifest, plain_name, shown  # noqa: E402
 from evalkit.rubric.report import group_keys  # noqa: E402
-from evalkit.stats import mcnemar_exact, smallest_detectable  # noqa: E402
+from evalkit.stats import mcnemar_exact  # noqa: E402
 
 PROG = "compare.py"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -48,7 +50,11 @@ DEFAULT_BENCH = os.path.join(os.path.dirname(os.path.dirname(HERE)), "Documents"
 
 
 def parse_args(argv):
-    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0], examples=(
+        "python3 tools/eval-benchmark/compare.py build/demo/raw-med.jsonl "
+        "build/demo-again/raw-med.jsonl",
+        "python3 tools/eval-benchmark/compare.py Documents/c4-benchmark/demo-2026-12 "
+        "Documents/c4-benchmark/demo-2026-12b --fail-on-change"))
     parser.add_argument("a", help="run A: a raw file (.jsonl) or a quarter folder")
     parser.add_argument("b", help="run B: a raw file (.jsonl) or a quarter folder")
     parser.add_argument("--questions", action="append", default=[],
@@ -131,17 +137,37 @@ def paired_rows(result_a, result_b):
 
 def flipped(paired):
     """``{measure: (passed in A only, passed in B only)}``: each a list of
-    ``(id, A's answer, B's answer)`` in the results' order, after review."""
+    ``(id, A's answer, B's answer, by review)`` in the results' order, after
+    review; ``by review`` says whose verdict a review set (by_review)."""
     out = {}
     for measure in MEASURES:
         only_a, only_b = [], []
         for a, b in paired:
             x, y = a["after_review"][measure], b["after_review"][measure]
             if x is not None and y is not None and x != y:
-                (only_a if x else only_b).append((a["id"], a["answer"], b["answer"]))
+                (only_a if x else only_b).append((a["id"], a["answer"], b["answer"],
+                                                  by_review(a, b, measure)))
         if only_a or only_b:
             out[measure] = (only_a, only_b)
     return out
+
+
+# Said of a flip that a review alone made: a reader must not take a
+# reviewer's change for the assistant's.
+REVIEW_ALONE = ("the mechanical verdicts of A and B are the same: a review changed it, "
+                "not a new answer")
+
+
+def by_review(a, b, measure):
+    """What a review did to a flip of ``measure`` between rows ``a`` and
+    ``b``, in words: whose verdict it set, and REVIEW_ALONE when the
+    mechanical verdicts agree; "" when neither verdict was set by review."""
+    sides = [side for side, row in (("A", a), ("B", b))
+             if row["after_review"][measure] != row["mechanical"][measure]]
+    if not sides:
+        return ""
+    alone = a["mechanical"][measure] == b["mechanical"][measure]
+    return f"set by review in {' and '.join(sides)}" + (f"; {REVIEW_ALONE}" if alone else "")
 
 
 def first_line(answer, width=90):
@@ -160,23 +186,8 @@ def group_order(rows):
                       {(row["set"], row["lang"]) for row in rows})
 
 
-def detectable_table(sizes, alpha=0.05):
-    """Markdown rows: for each group of ``sizes`` ((name, answerable,
-    not_on_site)), the smallest change each kind of measure could show as
-    changed: that many questions moving one way and none the other."""
-    def cell(n):
-        k = smallest_detectable(n, alpha)
-        return f"none of {n} can" if k is None else f"{k} of {n} ({100 * k / n:.1f} points)"
-    rows = ["| group | Correct facts, Right page cited | Declined when not on the site | "
-            "Delivered, Answer in the question's language |", "|---|---|---|---|"]
-    for name, answerable, not_on_site in sizes:
-        rows.append(f"| {name} | {cell(answerable)} | {cell(not_on_site)} | "
-                    f"{cell(answerable + not_on_site)} |")
-    return rows
-
-
 def render(label_a, label_b, groups, alpha):
-    lines = [f"A: {label_a}", f"B: {label_b}", "",
+    lines = [f"A: {cli.escaped(label_a)}", f"B: {cli.escaped(label_b)}", "",
              "| Set | Lang | Measure | A | B | Both | Only A | Only B | Neither | p (exact McNemar) | Verdict |",
              "|---|---|---|--:|--:|--:|--:|--:|--:|--:|---|"]
     for g in groups:
@@ -194,14 +205,19 @@ def render_flipped(flips):
     lines = ["", "## Which questions changed", ""]
     if not flips:
         return "\n".join(lines + ["None: every question has the same verdicts in A and B."]) + "\n"
+    reviewed = sum(1 for sides in flips.values() for items in sides for item in items
+                   if item[3].endswith(REVIEW_ALONE))
+    if reviewed:
+        lines += [f"{reviewed} of these verdicts changed by a review alone, not by a new answer "
+                  "(each marked so).", ""]
     for measure, sides in flips.items():
         for side, items in zip(("A", "B"), sides):
             if not items:
                 continue
             lines.append(f"{TITLES[measure]}, passed in {side} only ({len(items)}):")
-            for qid, answer_a, answer_b in items:
-                lines += [f"- {qid}", f"    A: {first_line(answer_a)}",
-                          f"    B: {first_line(answer_b)}"]
+            for qid, answer_a, answer_b, review in items:
+                lines += [f"- {qid}" + (f" ({review})" if review else ""),
+                          f"    A: {first_line(answer_a)}", f"    B: {first_line(answer_b)}"]
             lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Write the extraction policy into an intake prompt, or check that it is there.
 
-    python tools/eval-benchmark/intake_prompt.py tools/eval-benchmark/prompts/intake-v3.md
-    python tools/eval-benchmark/intake_prompt.py --check tools/eval-benchmark/prompts/intake-v2.md
+    python3 tools/eval-benchmark/intake_prompt.py tools/eval-benchmark/prompts/intake-v3.md
+    python3 tools/eval-benchmark/intake_prompt.py --check tools/eval-benchmark/prompts/intake-v2.md
 
 The prompt's text between the lines ``<<<POLICY`` and ``POLICY>>>`` becomes
 evals/ai/EXTRACTION_POLICY.md (or --policy) above its closing comment
@@ -26,7 +26,10 @@ POLICY = os.path.join(ROOT, "evals", "ai", "EXTRACTION_POLICY.md")
 
 
 def parse_args(argv):
-    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0], examples=(
+        "python3 tools/eval-benchmark/intake_prompt.py tools/eval-benchmark/prompts/intake-v3.md",
+        "python3 tools/eval-benchmark/intake_prompt.py tools/eval-benchmark/prompts/intake-v3.md "
+        "--check"))
     parser.add_argument("prompt", help="the prompt file (prompts/intake-vN.md)")
     parser.add_argument("--policy", default=POLICY, help="default: evals/ai/EXTRACTION_POLICY.md")
     parser.add_argument("--check", action="store_true", help="exit 1 if the prompt differs")

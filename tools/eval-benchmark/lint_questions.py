@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Find the defects of a site-qa question file that make verdicts wrong.
 
-    python tools/eval-benchmark/lint_questions.py QUESTIONS.json [...]
+    python3 tools/eval-benchmark/lint_questions.py QUESTIONS.json [...]
         [--sites DIR] [--rules-as-of YYYY-MM-DD]
 
 One line per defect, each naming the file, the question and the string:
@@ -79,7 +79,11 @@ SITES = os.path.join(ROOT, "Documents", "c4-benchmark", "sites")
 
 
 def parse_args(argv):
-    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0], examples=(
+        "python3 tools/eval-benchmark/lint_questions.py Documents/c4-benchmark/questions-med.json "
+        "Documents/c4-benchmark/questions-biz.json",
+        "python3 tools/eval-benchmark/lint_questions.py Documents/c4-benchmark/questions-med.json "
+        "--rules-as-of 2026-12-01"))
     parser.add_argument("files", nargs="+", metavar="QUESTIONS.json")
     parser.add_argument("--sites", default=SITES,
                         help="the demo sites' folder (sites.json); 'none' to skip the site checks")
@@ -229,7 +233,7 @@ def lint_command(args):
             for kind, what in lint_question(q, rules, site, texts):
                 lines.append(f"{path}: {q['id']}: {kind}: {what}")
     for line in lines:
-        print(line)
+        print(cli.escaped(line))
     print(f"{PROG}: {len(lines)} defect(s) in {len(args.files)} file(s), rules as of "
           f"{rules.rules_date}", file=sys.stderr)
     return 1 if lines else 0

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Assemble a quarter folder from a run's files, score it, write its manifest.
 
-    python tools/eval-benchmark/publish.py QUARTER --from WORK [--bench DIR]
+    python3 tools/eval-benchmark/publish.py QUARTER --from WORK [--bench DIR]
         [--force] [--allow-unreviewed]
 
 Takes from WORK the raw answers (raw-*.jsonl) and, if present, the reviews
@@ -23,7 +23,7 @@ where an answer the rubric requires a person to read has no review entry, or
 applies to it (unless --allow-unreviewed, and then the results say so in plain
 words).
 
-    python tools/eval-benchmark/publish.py QUARTER --check [--from WORK] [--bench DIR]
+    python3 tools/eval-benchmark/publish.py QUARTER --check [--from WORK] [--bench DIR]
 
 publishes nothing: it checks the quarter's name and, with --from, that WORK's
 raw answers were asked from the question files in the benchmark folder as they
@@ -39,12 +39,17 @@ import shutil
 import sys
 import tempfile
 
+try:
+    import fcntl
+except ImportError:  # Windows: publishes into one folder are not kept apart
+    fcntl = None
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import VERSION, BadInput, cli  # noqa: E402
 from evalkit.pages import outputs  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
-from evalkit.jsonl import dumps_file, iter_jsonl, sha256_file, write_atomic  # noqa: E402
+from evalkit.jsonl import dumps_file, iter_jsonl, open_regular, sha256_file, write_atomic  # noqa: E402
 from evalkit.provenance import git_state, python_version  # noqa: E402
 from evalkit.rubric.quarter import (SHA256, check_quarter, describe, history,  # noqa: E402
                                     input_kind, plain_name, role_of, scoring_inputs, shown)
@@ -55,7 +60,10 @@ DEFAULT_BENCH = os.path.join(os.path.dirname(os.path.dirname(HERE)), "Documents"
 
 
 def parse_args(argv):
-    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0], examples=(
+        "python3 tools/eval-benchmark/publish.py 2026-Q4 --from build/2026-Q4",
+        "python3 tools/eval-benchmark/publish.py 2026-Q4 --from build/2026-Q4 --force",
+        "python3 tools/eval-benchmark/publish.py 2026-Q4 --check --from build/2026-Q4"))
     parser.add_argument("quarter", help="YYYY-QN or a plain slug such as demo")
     parser.add_argument("--from", dest="work",
                         help="the run's folder (raw-*.jsonl, reviews-QUARTER.json); "
@@ -157,10 +165,10 @@ def gather(work, bench, quarter, staging, asked):
     raws, question_files = asked
     names = []
     for raw in raws:
-        shutil.copyfile(os.path.join(work, raw), os.path.join(staging, raw))
+        copy_in(os.path.join(work, raw), staging, raw)
         names.append(raw)
     for name in question_files:
-        shutil.copyfile(os.path.join(bench, name), os.path.join(staging, name))
+        copy_in(os.path.join(bench, name), staging, name)
         names.append(name)
     past = history(bench, quarter)
     if past is not None:
@@ -171,7 +179,7 @@ def gather(work, bench, quarter, staging, asked):
     others = sorted(f for f in os.listdir(work)
                     if f.startswith("reviews") and f.endswith(".json") and f != reviews)
     if os.path.exists(os.path.join(work, reviews)):
-        shutil.copyfile(os.path.join(work, reviews), os.path.join(staging, reviews))
+        copy_in(os.path.join(work, reviews), staging, reviews)
         names.append(reviews)
         for other in others:
             cli.say(PROG, f"{work}/{other} is not read: the reviews file is {work}/{reviews}")
@@ -179,6 +187,13 @@ def gather(work, bench, quarter, staging, asked):
         raise BadInput(f"{work}/{others[0]}: the reviews of {quarter} are read from "
                        f"{work}/{reviews} only: rename it")
     return sorted(names)
+
+
+def copy_in(source, staging, name):
+    """Copy ``source`` into the staging folder as ``name``: a regular file
+    only (a FIFO in the run's folder is refused in one line, never waited on)."""
+    with open_regular(source) as fh, open(os.path.join(staging, name), "wb") as out:
+        shutil.copyfileobj(fh, out)
 
 
 def build(staging, quarter, allow_unreviewed, work):
@@ -242,10 +257,69 @@ def check_command(args):
     return 0
 
 
+# What a publish makes beside the quarters while it works, and removes: a
+# killed one leaves them (tempfile adds the rest of the name).
+LEFT_BEHIND = re.compile(r"\.(?P<quarter>.+)\.(?P<kind>staging|old)-[A-Za-z0-9_]+")
+
+
+def lock_bench(bench):
+    """One publish at a time into ``bench``: the folder itself is locked
+    (fcntl.flock on it), so nothing is left there, and the kernel lets go
+    when the process ends, however it ends. The open folder, to be closed
+    when done; None where fcntl is missing."""
+    if fcntl is None or not os.path.isdir(bench):
+        return None
+    fd = os.open(bench, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise BadInput(f"{bench}: another publish.py is publishing into it now: wait for it "
+                       "to end") from None
+    except OSError:
+        pass  # a file system without locks: as where fcntl is missing
+    return fd
+
+
+def clear_left_behind(bench):
+    """What a publish that was killed left in ``bench``: its staging folder
+    (removed) and a published quarter it had moved aside to replace
+    (put back where no quarter took its place, else removed: the publish
+    had replaced it). Each said in one line; anything else of such a name
+    named and left as it is. Run under lock_bench: no publish is at work."""
+    for name in sorted(os.listdir(bench)) if os.path.isdir(bench) else []:
+        found = LEFT_BEHIND.fullmatch(name)
+        path = os.path.join(bench, name)
+        if found is None:
+            continue
+        if os.path.islink(path) or not os.path.isdir(path):
+            cli.say(PROG, f"{path}: named like a stopped publish's folder, but not a folder: "
+                          "left as it is")
+            continue
+        aside = os.path.join(path, found.group("quarter"))
+        target = os.path.join(bench, found.group("quarter"))
+        if found.group("kind") == "old" and os.path.isdir(aside) and not os.path.lexists(target):
+            os.rename(aside, target)
+            cli.say(PROG, f"{target}: put back where it was published (a publish --force "
+                          f"stopped after moving it aside to {path})")
+        shutil.rmtree(path)
+        cli.say(PROG, f"{path}: removed, left by a publish that was stopped")
+
+
 def publish_command(args):
     if args.check:
         return check_command(args)
     quarter = quarter_name(args.quarter)
+    held = lock_bench(args.bench)
+    try:
+        clear_left_behind(args.bench)
+        return publish_quarter(args, quarter)
+    finally:
+        if held is not None:
+            os.close(held)
+
+
+def publish_quarter(args, quarter):
     target = os.path.join(args.bench, quarter)
     if os.path.exists(target) and not args.force:
         raise BadInput(f"{target}: already published; to replace it, pass --force "

@@ -2,8 +2,8 @@
 """Re-score a published folder or result file and check what it publishes:
 the numbers byte for byte, the pages by what they show.
 
-    python tools/eval-benchmark/reproduce.py FOLDER
-    python tools/eval-benchmark/reproduce.py evals/ai/results/RESULT.json
+    python3 tools/eval-benchmark/reproduce.py FOLDER
+    python3 tools/eval-benchmark/reproduce.py evals/ai/results/RESULT.json
 
 A result file of the intake or grounding suite (evals/ai/results/*.json) is
 checked as tests/test_ai_provenance.py checks it: every figure scored again
@@ -55,7 +55,6 @@ or the temporary folder cannot be written: a full or read-only disk).
 
 import difflib
 import hashlib
-import json
 import os
 import sys
 import tempfile
@@ -64,7 +63,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalkit import REPO, BadInput, cli, one_line  # noqa: E402
 from evalkit.aieval import resultfile  # noqa: E402
-from evalkit.jsonl import sha256_of  # noqa: E402
+from evalkit.jsonl import decode, sha256_of  # noqa: E402
 from evalkit.pages import csvexport, outputs, scenario_run, shown  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
 from evalkit.rubric.quarter import load_manifest, open_regular  # noqa: E402
@@ -74,7 +73,11 @@ DIFF_LINES = 20
 
 
 def parse_args(argv):
-    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0], examples=(
+        "python3 tools/eval-benchmark/reproduce.py Documents/c4-benchmark/demo",
+        "python3 tools/eval-benchmark/reproduce.py evals/permits/results/2026-12-01-local-cpu",
+        "python3 tools/eval-benchmark/reproduce.py evals/ai/results/"
+        "2026-12-01-intake-openai-qwen2.5-coder-1.5b-instruct.json"))
     parser.add_argument("folder", help="a published quarter or scenario folder, e.g. "
                                        "Documents/c4-benchmark/demo, or a result file of "
                                        "evals/ai/results/")
@@ -218,7 +221,7 @@ def reproduce_command(args):
     # An output of the numbers that was not published: the quarter is not
     # reproduced whole. (Pages are today's renderer's: an old quarter has fewer.)
     unlisted = unlisted_outputs(listed, [n for n in fresh if not is_presentation(n)])
-    print("\n".join(lines + unlisted))
+    listing(lines + unlisted)
     return verdict(folder, result, ok and not unlisted)
 
 
@@ -279,7 +282,7 @@ def reproduce_scenario_run(folder):
         ok = ok and same
     unlisted = unlisted_outputs(listed, fresh)
     ok = ok and not unlisted
-    print("\n".join(lines + unlisted))
+    listing(lines + unlisted)
     cli.say(PROG, f"{folder}: " + ("every file verified and identical" if ok else
                                    "NOT reproduced: see the lines marked differs"))
     return 0 if ok else 1
@@ -324,8 +327,8 @@ def other_sample(folder, block):
         return []
     with fh:
         try:
-            named = sample_named(json.loads(fh.read().decode("utf-8"))["sampled_review"])
-        except (ValueError, KeyError, TypeError, RecursionError):
+            named = sample_named(decode(fh.read().decode("utf-8"))["sampled_review"])
+        except (ValueError, KeyError, TypeError):
             named = None
     if named == drawn:
         return []
@@ -347,9 +350,15 @@ def sample_named(block):
     return out
 
 
+def listing(lines):
+    """The lines on stdout, each name in them escaped: a file in the folder
+    may be named with a terminal's escape sequences."""
+    print("\n".join(cli.escaped(line) for line in lines))
+
+
 def cannot_rescore(lines, folder, reason):
     """Exit 1: the lines so far, and why the folder's inputs give no results."""
-    print("\n".join(lines))
+    listing(lines)
     return cli.fail(PROG, f"cannot re-score {folder}: {one_line(reason)}", code=1)
 
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Score raw answers by fixed, deterministic rules.
 
-    python tools/eval-benchmark/score.py QUESTIONS RAW.jsonl [RAW2.jsonl ...]
+    python3 tools/eval-benchmark/score.py QUESTIONS RAW.jsonl [RAW2.jsonl ...]
         [--reviews FILE] [--out results.md] [--json results.json] [--csv results.csv]
         [--html index.html] [--review-sheet FILE] [--review-page FILE]
         [--rules-as-of YYYY-MM-DD]
-    python tools/eval-benchmark/score.py SCENARIOS.json RAW.jsonl ... ATOMS.jsonl ...
+    python3 tools/eval-benchmark/score.py SCENARIOS.json RAW.jsonl ... ATOMS.jsonl ...
         [--sources FILE] [--jargon FILE] [--out results.md] [--json results.json]
         [--html-dir DIR] [--example]
 
@@ -43,11 +43,10 @@ from evalkit.pages import scenario_pages  # noqa: E402
 from evalkit.pages import scenario_run  # noqa: E402
 from evalkit.scenario import scenario_score  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
-from evalkit.rubric.cases import OtherSuite  # noqa: E402
 from evalkit.pages.csvexport import render_csv  # noqa: E402
 from evalkit.pages.htmlpage import render_pages  # noqa: E402
 from evalkit.pages.reviewpage import render_review_page  # noqa: E402
-from evalkit.jsonl import dumps_file, iter_jsonl, write_all_atomic  # noqa: E402
+from evalkit.jsonl import declared, dumps_file, iter_jsonl, write_all_atomic  # noqa: E402
 from evalkit.rubric import measures  # noqa: E402
 from evalkit.rubric.measures import MEASURES, TITLES  # noqa: E402
 from evalkit.rubric.rulebook import CHANGES, change_dates, rules_as_of  # noqa: E402
@@ -71,53 +70,50 @@ NOT_WITH_PUBLISH = (("--sources", "sources"), ("--jargon", "jargon"), ("--out", 
 
 def parse_args(argv):
     parser = cli.ArgumentParser(
-        prog=PROG, description=__doc__.split("\n\n")[0],
-        epilog=schemas.SCORE_HELP)
+        prog=PROG, description=__doc__.split("\n\n")[0], formats=schemas.SCORE_HELP, examples=(
+            "python3 tools/eval-benchmark/score.py Documents/c4-benchmark/questions-med.json "
+            "raw-med.jsonl --out med.md",
+            "python3 tools/eval-benchmark/score.py Documents/c4-benchmark/questions-med.json "
+            "raw-med.jsonl --reviews reviews-2026-Q4.json --json results.json --html index.html",
+            "python3 tools/eval-benchmark/score.py evals/permits/scenarios.json raw-llama.jsonl "
+            "atoms-claude.jsonl --out scenario-results.md --html-dir scenario-pages"))
     parser.add_argument("files", nargs="*", metavar="FILE",
                         help="question files (.json) and raw answer files (.jsonl)")
     parser.add_argument("--rules", action="store_true",
-                        help="print each measure's rule and the dated changes in force "
-                             "(with --rules-as-of, on that date), then stop")
-    parser.add_argument("--reviews", help="reviews-{quarter}.json to apply")
-    parser.add_argument("--out", help="write the markdown table here")
-    parser.add_argument("--json", dest="json_out", help="write results.json here")
+                        help="print each measure's rule and the dated changes in force, then stop")
+    parser.add_argument("--reviews", metavar="FILE", help="reviews-{quarter}.json to apply")
+    parser.add_argument("--out", metavar="FILE", help="write the markdown table here")
+    parser.add_argument("--json", dest="json_out", metavar="FILE", help="write results.json here")
     parser.add_argument("--csv", dest="csv_out", metavar="FILE",
-                        help="write results.csv here: one row per question (question, "
-                             "answer, sources, latency, each measure mechanical and after "
-                             "review with the review's reason)")
-    parser.add_argument("--html", dest="html_out",
-                        help="write the English results page (index.html) here, and the "
-                             "Hebrew and Russian pages beside it (index.he.html, index.ru.html), "
-                             "under every rules' date")
+                        help="write results.csv here: a row per question, with its answer, "
+                             "sources, latency and verdicts")
+    parser.add_argument("--html", dest="html_out", metavar="FILE",
+                        help="write the results page (index.html) here, and its Hebrew and "
+                             "Russian pages beside it")
     parser.add_argument("--history", metavar="FILE",
-                        help="earlier quarters' figures (history.json) for the page's trend chart")
+                        help="earlier quarters' figures (history.json) for the trend chart")
     parser.add_argument("--review-sheet", metavar="FILE",
-                        help="write the answers a person must read (markdown), with an "
-                             "entry to fill in for each")
+                        help="write the answers a person must read, an entry for each")
     parser.add_argument("--review-page", metavar="FILE",
-                        help="write the same answers as a page to review in the browser "
-                             "(review.html), which makes the reviews file")
+                        help="write them as a page to review in the browser (review.html)")
     parser.add_argument("--reviews-to", metavar="FILE",
-                        help="the reviews file the review sheet names, when --reviews is not "
-                             "given yet (make score names build/QUARTER/reviews-QUARTER.json)")
-    parser.add_argument("--sources", help="scenario suite: the source-authority table "
-                                          "(default: sources.json beside the scenario file)")
-    parser.add_argument("--jargon", help="scenario suite: the jargon table "
-                                         "(default: jargon.json beside the scenario file)")
-    parser.add_argument("--html-dir", help="scenario suite: write the dashboard and detail pages here")
+                        help="the reviews file the sheet and page name, without --reviews")
+    parser.add_argument("--sources", metavar="FILE", help="scenario suite: the source-authority "
+                                                         "table (default: beside the scenarios)")
+    parser.add_argument("--jargon", metavar="FILE", help="scenario suite: the jargon table "
+                                                        "(default: beside the scenarios)")
+    parser.add_argument("--html-dir", metavar="DIR",
+                        help="scenario suite: write the dashboard and detail pages here")
     parser.add_argument("--publish", metavar="FOLDER",
-                        help="scenario suite: publish the run into FOLDER (inputs copied, outputs, "
-                             "MANIFEST.json), for reproduce.py FOLDER to re-score byte for byte")
+                        help="scenario suite: publish the run into FOLDER, for reproduce.py")
     parser.add_argument("--replace", action="store_true",
                         help="--publish: replace a run already published in FOLDER")
     parser.add_argument("--example", action="store_true",
-                        help="label the results an example (run.status not_run), e.g. a run "
-                             "against loopback stand-ins")
+                        help="label the results an example (a run against stand-ins)")
     parser.add_argument("--rules-as-of", "--decline-as-of", dest="rules_date",
                         metavar="YYYY-MM-DD",
-                        help="score with the rules (the DECLINE list and the text rules, "
-                             "evalkit/rubric/rulebook.py) as they stood on this date (default: the "
-                             f"newest, {change_dates()[-1]}); --decline-as-of is its older name")
+                        help="score with the rules as they stood on this date (default: the "
+                             f"newest, {change_dates()[-1]}); --decline-as-of: its older name")
     return parser.parse_args(argv)
 
 
@@ -278,13 +274,12 @@ def score_command(args):
         sys.stdout.write(rules_text(args.rules_date))
         return 0
     question_files, raw_files = split_files(args.files)
-    try:
-        result = siteqa.score(question_files, raw_files, args.reviews, args.rules_date,
-                              args.history, keep_detail=bool(detail_outputs(args)))
-    except OtherSuite as exc:
-        if exc.suite == "scenario":
-            return score_scenarios(args)
-        raise
+    # The suite a case file declares picks the scorer; a file that declares
+    # none, or another, is the site-qa loader's to refuse, in its words.
+    if any(declared(path, "suite") == "scenario" for path in question_files):
+        return score_scenarios(args)
+    result = siteqa.score(question_files, raw_files, args.reviews, args.rules_date,
+                          args.history, keep_detail=bool(detail_outputs(args)))
     refuse_options(args, SCENARIO_ONLY, "read by the scenario suite only, not with site-qa "
                                         "question files")
     markdown = render_markdown(result)

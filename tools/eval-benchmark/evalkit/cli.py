@@ -18,10 +18,14 @@ override written as a Python escape, so that a file name or a server's error
 text can neither move the cursor, retitle the terminal nor reorder the line
 (``score.py: \\x1b[31mq.json: No such file or directory``). The scripts,
 the progress lines, the providers' notes, resume's and budget's lines use
-it too.
+it too, and every line of a listing on stdout that names a file or holds a
+file's text goes through ``escaped``, the same escapes without the folding
+(reproduce.py, compare.py, lint_questions.py, quarters.py).
 
 The parser's errors are one line too (``run.py: give both --price-in and
---price-out (see --help)``), and its help keeps the schema prose as written. A numeric
+--price-out (see --help)``); its --help ends with two or three example
+command lines and fits a screen (60 lines at most), and --help-formats
+prints the formats of evalkit/schemas.py as written. A numeric
 option takes its ``type`` from ``number``, which refuses NaN, infinities and
 values out of the option's range while parsing (``run.py: argument
 --timeout: must be a number above 0 and at most 86400, not 'inf' (see
@@ -64,7 +68,19 @@ def printable(text):
     >>> printable("bad \x1b]0;owned\x07 name\n\u202eevil")
     'bad \\x1b]0;owned\\x07 name \\u202eevil'
     """
-    return _UNPRINTABLE.sub(lambda found: _escape(found.group()), one_line(text))
+    return escaped(one_line(text))
+
+
+def escaped(text):
+    r"""``text`` with each control character (line breaks too), bidi
+    override and lone surrogate written as its escape, and nothing else
+    changed (its spaces kept): a line of a listing on stdout that holds a
+    name from a folder or a file.
+
+    >>> escaped("differs    a\x1b[2Jb\n")
+    'differs    a\\x1b[2Jb\\x0a'
+    """
+    return _UNPRINTABLE.sub(lambda found: _escape(found.group()), text)
 
 
 def _escape(char):
@@ -72,14 +88,57 @@ def _escape(char):
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's, with room for an option and its value before its help
+    (``--concurrency N``), so that --help stays short."""
+
+    def __init__(self, prog):
+        super().__init__(prog, max_help_position=32)
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    def __init__(self, **kwargs):
-        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+    """The scripts' parser: errors in one line; a usage line of the
+    positional arguments alone (``run.py questions out [options]``); the
+    ``examples`` command lines at the end of --help, and with ``formats``
+    (a text of evalkit/schemas.py) a --help-formats option that prints it:
+    --help stays within a screen, the field reference one option away."""
+
+    def __init__(self, examples=(), formats=None, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        tail = ["examples:"] + [f"  {line}" for line in examples] + [""] if examples else []
+        if formats:
+            tail.append(f"{kwargs['prog']} --help-formats prints the formats of the files it "
+                        "reads and writes (evalkit/schemas.py).")
+        tail.append("Exit codes and the rest: tools/eval-benchmark/README.md.")
+        kwargs.setdefault("epilog", "\n".join(tail))
         super().__init__(**kwargs)
+        if formats:
+            self.add_argument("--help-formats", action=_PrintFormats, formats=formats,
+                              help="the formats of the files read and written")
+
+    def format_help(self):
+        if self.usage is None:
+            formatter = self._get_formatter()
+            names = [formatter._format_args(action, action.dest)  # as argparse names them
+                     for action in self._get_positional_actions()]
+            self.usage = " ".join(["%(prog)s"] + names + ["[options]"])
+        return super().format_help()
 
     def error(self, message):
         say(self.prog, f"{message} (see --help)")
         sys.exit(2)
+
+
+class _PrintFormats(argparse.Action):
+    """--help-formats: print the formats and stop, as --help does."""
+
+    def __init__(self, option_strings, dest, formats, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+        self.formats = formats
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stdout.write(self.formats.rstrip("\n") + "\n")
+        parser.exit()
 
 
 # The numbers an option takes, in ASCII alone (int() and float() would also

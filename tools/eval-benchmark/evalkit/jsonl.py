@@ -10,25 +10,54 @@ outputs of one command are all written before any is renamed into place
 Reading: every bad line is reported as ``file:line: reason``; nothing is skipped
 silently. The two mistakes of a file written by hand (a reviews file) are named
 in those words, at their own place: a comma before } or ], and a curly quote.
-Numbers that JSON cannot carry (NaN, Infinity, 1e999) are refused, and a
-document nested too deeply for the parser is an error, not a crash. So
-is a string that is not Unicode text: JSON escapes UTF-16 code units, and
-``"\\ud800"`` parses to half of a surrogate pair on its own, which no UTF-8
-file, request or page can hold. The project never writes one, so a file that
-holds one was written by hand and is refused, naming the place
+Every JSON text the tools read, a file or a body a server sent, is read by one
+rule (``decode``), the same on every Python from 3.10: numbers that JSON cannot
+carry (NaN, Infinity) and numbers no float can hold (1e999, an integer of 400
+digits) are refused, so that no later arithmetic overflows and no integer meets
+Python 3.11's limit on digits; a document nested deeper than MAX_DEPTH levels
+is refused too, whatever the interpreter's recursion limit (3.13 parses 5,000
+levels that 3.10 refuses, and every recursive walk after it would then fail).
+A string that is not Unicode text is refused in a file: JSON escapes UTF-16
+code units, and ``"\\ud800"`` parses to half of a surrogate pair on its own,
+which no UTF-8 file, request or page can hold. The project never writes one,
+so a file that holds one was written by hand and is refused, naming the place
 (``questions[2].facts[0][1]``), before any script goes on with it. (A body a
 server sent is another matter: it is recorded as received, and the text
 derived from it has U+FFFD in the place: evalkit/responses.py.)
+
+A file is read only when it is a regular file (or a link to one): a FIFO, a
+device or a socket in a run or quarter folder is refused in one line instead
+of being waited on for ever (``open_regular``).
 """
 
 import codecs
 import hashlib
 import json
+import math
 import os
 import re
+import stat
 from typing import NamedTuple, Optional
 
 from . import BadInput
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock (OneWriter)
+    fcntl = None
+
+
+# The deepest nesting of arrays and objects any JSON text may have: ten
+# times what any file or reply of the project holds, and far from the depth
+# at which a recursive walk of the parsed value meets the recursion limit.
+MAX_DEPTH = 100
+
+
+class TooDeep(ValueError):
+    """A JSON text nested deeper than MAX_DEPTH."""
+
+    def __init__(self):
+        super().__init__(f"JSON nested too deeply (more than {MAX_DEPTH} levels)")
 
 
 def _refuse_constant(name):
@@ -42,7 +71,20 @@ def _finite_float(text):
     return value
 
 
-_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+def _whole_number(text):
+    """An integer, unless no float can hold it: refused by its length before
+    int() is called, so an integer of 5,000 digits gets the same refusal on
+    3.10 as on 3.11+, where int() has a limit of digits."""
+    return int(text) if len(text) <= 300 or math.isfinite(float(text)) else _too_large(text)
+
+
+def _too_large(text):
+    raise ValueError(f"{text[:20]}... ({len(text.lstrip('-'))} digits) is too large for a number")
+
+
+_NUMBERS = {"parse_constant": _refuse_constant, "parse_float": _finite_float,
+            "parse_int": _whole_number}
+_DECODER = json.JSONDecoder(**_NUMBERS)
 
 
 def _object_of_unique_keys(pairs):
@@ -54,8 +96,39 @@ def _object_of_unique_keys(pairs):
     return dict(pairs)
 
 
-_UNIQUE_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float,
-                                   object_pairs_hook=_object_of_unique_keys)
+_UNIQUE_DECODER = json.JSONDecoder(**_NUMBERS, object_pairs_hook=_object_of_unique_keys)
+
+
+def decode(text, decoder=_DECODER, text_only=False):
+    """One JSON text read by the project's one rule (above): the value, or
+    ValueError (json.JSONDecodeError for a syntax error, TooDeep past
+    MAX_DEPTH, or deeper than the parser itself goes). With ``text_only`` (a
+    file's rule) a lone surrogate is refused too (_NotText); else it is the
+    caller's (responses.parse_received)."""
+    if text.startswith("\ufeff"):  # what json.loads says of it
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    try:
+        value = decoder.decode(text)
+    except RecursionError:
+        raise TooDeep() from None
+    # Only a text with more brackets than MAX_DEPTH can be nested deeper:
+    # most lines are not walked at all.
+    if text.count("[") + text.count("{") > MAX_DEPTH and _deeper_than(value, MAX_DEPTH):
+        raise TooDeep()
+    if text_only and SURROGATE_ESCAPE.search(text):
+        _refuse_lone_surrogate(value)
+    return value
+
+
+def _deeper_than(value, most):
+    """Whether ``value`` nests arrays and objects more than ``most`` deep;
+    walked level by level, without recursion."""
+    level = [value]
+    for _ in range(most):
+        level = [child for item in level for child in (item.values() if type(item) is dict else item)
+                 if isinstance(child, (dict, list))]
+    return bool(level)
+
 
 # Only a text that escapes a surrogate can parse to a lone one: the walk
 # below is made for those alone (evalkit/responses.py reads bodies so too).
@@ -67,17 +140,11 @@ class _NotText(ValueError):
     """A string or key of the document is half of a surrogate pair."""
 
 
-def _parse(text, decoder=_DECODER):
-    """json.loads with NaN, Infinity, 1e999 and lone surrogates refused."""
-    if text.startswith("\ufeff"):  # what json.loads says of it
-        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-    value = decoder.decode(text)
-    if SURROGATE_ESCAPE.search(text):
-        place = _lone_surrogate(value, "")
-        if place is not None:
-            raise _NotText(f"{place or 'the document'} holds half of a surrogate pair on its "
-                           "own (an escape from \\ud800 to \\udfff), which is no character")
-    return value
+def _refuse_lone_surrogate(value):
+    place = _lone_surrogate(value, "")
+    if place is not None:
+        raise _NotText(f"{place or 'the document'} holds half of a surrogate pair on its "
+                       "own (an escape from \\ud800 to \\udfff), which is no character")
 
 
 def _lone_surrogate(value, place):
@@ -163,17 +230,46 @@ def _curly_quote(text, exc, decoder):
 def loads(text, where):
     """Parse one JSON document; ``where`` names it in errors (``file:line``)."""
     try:
-        return _parse(text)
-    except RecursionError:
-        raise BadInput(f"{where}: JSON nested too deeply") from None
+        return decode(text, text_only=True)
     except json.JSONDecodeError as exc:
         line, column, what = _syntax_error(text, exc)
         raise BadInput(f"{where}: not valid JSON: {what} "
                        f"(line {line}, column {column})") from None
-    except _NotText as exc:
+    except (_NotText, TooDeep) as exc:
         raise BadInput(f"{where}: {exc}") from None
     except ValueError as exc:
         raise BadInput(f"{where}: not valid JSON: {exc}") from None
+
+
+def open_regular(path):
+    """``path`` opened for reading, in binary, when it is a regular file (a
+    link to one is followed); BadInput naming what else it is (a FIFO, a
+    device, a socket), IsADirectoryError for a folder, OSError as open().
+    A FIFO is not waited on for a writer (O_NONBLOCK), and the kind is that
+    of the file opened, not of whatever had the name a moment before."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        _not_regular(fd, path, mode)
+    return os.fdopen(fd, "rb")
+
+
+def _not_regular(fd, path, mode):
+    os.close(fd)
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(21, "Is a directory", path)
+    raise BadInput(f"{path}: is {file_kind(mode)}, not a regular file: nothing was read from it")
+
+
+def file_kind(mode):
+    """What a file of this ``st_mode`` is, in words, for a refusal."""
+    for test, words in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"),
+                        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                        (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "not a regular file"
 
 
 def read_text(path):
@@ -184,7 +280,7 @@ def read_text(path):
 def read_file(path):
     """``(bytes, text)`` of a file; refuses one that is missing or not UTF-8."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             data = fh.read()
     except FileNotFoundError:
         raise BadInput(f"{path}: no such file") from None
@@ -208,6 +304,38 @@ def read_json(path, unique_keys=False):
     return read_json_sha(path, unique_keys)[0]
 
 
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def declared(path, key):
+    """The value of ``key`` at the top of the JSON object in ``path`` (a case
+    file's ``"suite"``), read key by key: the values before it are parsed
+    only to step over them, and none after it. None when the file cannot be
+    read, is no JSON object or has no such key: its loader says why, in its
+    words. What a script reads to choose the loader, never a check."""
+    try:
+        text = read_text(path)
+        at = _SPACE.match(text, 0).end()
+        if text[at:at + 1] != "{":
+            return None
+        at = _SPACE.match(text, at + 1).end()
+        while text[at:at + 1] == '"':
+            name, at = json.decoder.scanstring(text, at + 1)
+            at = _SPACE.match(text, at).end()
+            if text[at:at + 1] != ":":
+                return None
+            value, at = _DECODER.raw_decode(text, _SPACE.match(text, at + 1).end())
+            if name == key:
+                return value
+            at = _SPACE.match(text, at).end()
+            if text[at:at + 1] != ",":
+                return None  # the end of the object, or not JSON
+            at = _SPACE.match(text, at + 1).end()
+    except (BadInput, ValueError, RecursionError):
+        pass
+    return None
+
+
 def sha256_of(data):
     """The sha256 of bytes, or of a text's UTF-8, as 64 hex digits: the one
     digest every file, answer and prompt is recorded by."""
@@ -219,7 +347,7 @@ def sha256_of(data):
 def sha256_file(path):
     """The sha256 of a file's bytes, read a block at a time."""
     digest = hashlib.sha256()
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -234,13 +362,11 @@ def read_json_sha(path, unique_keys=False):
     del data  # not held while the text is parsed: a question file's bytes are 30 MB at 100,000
     decoder = _UNIQUE_DECODER if unique_keys else _DECODER
     try:
-        value = _parse(text, decoder)
-    except RecursionError:
-        raise BadInput(f"{path}: JSON nested too deeply") from None
+        value = decode(text, decoder, text_only=True)
     except json.JSONDecodeError as exc:
         line, column, what = _syntax_error(text, exc, decoder)
         raise BadInput(f"{path}:{line}:{column}: not valid JSON: {what}") from None
-    except _NotText as exc:
+    except (_NotText, TooDeep) as exc:
         raise BadInput(f"{path}: {exc}") from None
     except ValueError as exc:
         raise BadInput(f"{path}: not valid JSON: {exc}") from None
@@ -254,7 +380,7 @@ def iter_jsonl(path):
     newline (a line torn by a crash) is an error naming the line.
     """
     try:
-        fh = open(path, "rb")
+        fh = open_regular(path)
     except FileNotFoundError:
         raise BadInput(f"{path}: no such file") from None
     except OSError as exc:
@@ -346,6 +472,75 @@ def _cannot_write(path, folder, exc):
     return f"cannot write it ({exc.strerror or type(exc).__name__})"
 
 
+class OneWriter:
+    """The lock that lets one process at a time write ``path`` (a file the
+    same command continues): held on ``path + ".lock"``, a file beside it,
+    from before ``path`` is read until the run ends. A second process is
+    refused at once, in one line naming the first one's pid.
+
+    An OS lock (fcntl.flock), so the kernel releases it when its process
+    ends, however it ends: a crash or SIGKILL never leaves it stuck (the
+    lock file may stay, unlocked; the next run takes it and removes it).
+    Where fcntl is missing (Windows) no lock is taken, and two runs on one
+    file are not refused there."""
+
+    SUFFIX = ".lock"
+
+    def __init__(self, path):
+        self.path, self.fh = path + self.SUFFIX, None
+        taken = fcntl is None  # nothing to take
+        while not taken:
+            taken = self._take(path)
+        if self.fh is not None:
+            self.fh.seek(0)
+            self.fh.truncate()
+            self.fh.write(f"{os.getpid()}\n")
+            self.fh.flush()
+
+    def _take(self, path):
+        """Open the lock file and lock it (``self.fh``): True when done, or
+        when the file system takes no lock (NFS without locking: then none);
+        False when the file locked was removed meanwhile by the process that
+        held it, so that another may be made: to be tried again."""
+        try:
+            fh = open(self.path, "a+", encoding="utf-8")
+        except OSError as exc:
+            raise BadInput(f"{path}: cannot write: {exc.strerror}") from None
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            holder = fh.read(20).strip()
+            fh.close()
+            pid = f" (pid {holder})" if holder.isdigit() else ""
+            raise BadInput(f"{path}: another process{pid} is writing it now ({self.path} is "
+                           "locked): wait for it to end, or write to another file") from None
+        except OSError:
+            fh.close()
+            return True
+        try:
+            same = os.path.samestat(os.fstat(fh.fileno()), os.stat(self.path))
+        except FileNotFoundError:
+            same = False
+        if not same:
+            fh.close()
+            return False
+        self.fh = fh
+        return True
+
+    def release(self):
+        """Remove the lock file, then let the lock go (in this order, so
+        that no process locks a file that is about to be removed)."""
+        if self.fh is None:
+            return
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+        self.fh.close()
+        self.fh = None
+
+
 class LineWriter:
     """Append JSON Lines records, flushing each so a crash tears at most one."""
 
@@ -397,7 +592,7 @@ def read_resumable(path):
     """
     if not os.path.exists(path):
         return [], None
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         data = fh.read()
     good_end = data.rfind(b"\n") + 1
     out = []

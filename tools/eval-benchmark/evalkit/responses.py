@@ -29,18 +29,18 @@ What it does not do: decide whether an answer is right. That is the rules'
 job (evalkit/rubric/siteqa.py, evalkit/scenario/atomscore.py).
 """
 
-import json
-
 # Only a body that escapes a surrogate can give a lone one (a raw line that
 # holds one itself is refused when it is read): the patterns of the one
-# JSON reader.
-from .jsonl import SURROGATE, SURROGATE_ESCAPE
+# JSON reader, whose rule for numbers and depth a body is read by too.
+from .jsonl import SURROGATE, SURROGATE_ESCAPE, decode
 
 
 def parse_received(text):
-    """``json.loads(text)``, with every lone surrogate in its strings (keys
-    too) replaced by U+FFFD. ValueError or RecursionError as json.loads."""
-    doc = json.loads(text)
+    """``text`` read as JSON by the one rule of every JSON the tools read
+    (jsonl.decode: no NaN, no number a float cannot hold, at most
+    jsonl.MAX_DEPTH levels), with every lone surrogate in its strings (keys
+    too) replaced by U+FFFD. ValueError when it is not such JSON."""
+    doc = decode(text)
     if SURROGATE_ESCAPE.search(text):
         doc = _writable(doc)
     return doc

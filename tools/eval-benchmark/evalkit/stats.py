@@ -106,13 +106,3 @@ def mcnemar_exact(only_a, only_b):
     k = min(only_a, only_b)
     tail = sum(math.comb(n, i) for i in range(k + 1))
     return min(Fraction(1), Fraction(2 * tail, 2 ** n))
-
-
-def smallest_detectable(n, alpha, against=0):
-    """The fewest of ``n`` paired questions that must move one way, with
-    ``against`` of them moving the other way, for ``mcnemar_exact`` to call
-    the change significant (p < alpha); None when no count of ``n`` can."""
-    for k in range(1, n - against + 1):
-        if mcnemar_exact(k, against) < alpha:
-            return k
-    return None

@@ -161,6 +161,15 @@ def say_complete(args, count):
                   + (" again" if args.retry_failed else ""))
 
 
+def say_summary(out, asked, skipped):
+    """The last line of a website assistant's run: the questions ``asked``
+    now (their lines), how many were answered or failed, and the number
+    ``skipped`` because OUT had them already."""
+    answered = sum(1 for line in asked if delivered(line))
+    cli.say(PROG, f"{out}: {len(asked)} asked, {answered} answered, {len(asked) - answered} "
+                  f"failed; {skipped} skipped as already in the file")
+
+
 def report(lines, cases):
     """The exit code of a run whose ``cases`` have ``lines``: 1 with the
     cases that got no answer on stderr. Then the answers cut off at the token

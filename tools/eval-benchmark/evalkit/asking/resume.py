@@ -14,6 +14,9 @@ case done again (jsonl.read_resumable); a line another run wrote, or one
 edited by hand, is refused by the script's ``belongs(where, line)``, and a
 key on two lines here, before anything is written and before a torn line
 is cut: a file that is not the tool's own is never changed (read_done).
+One process at a time: a second one on the same OUT (another terminal, a
+cron job, make run twice) is refused in one line before it reads it
+(jsonl.OneWriter, a lock the system releases when its process ends).
 Left to the script: what a case and its record are, which failed, and what
 comes before or after.
 """
@@ -21,7 +24,7 @@ comes before or after.
 import os
 
 from .. import BadInput, cli
-from ..jsonl import LineWriter, cut_torn, dumps_line, read_resumable, write_atomic
+from ..jsonl import LineWriter, OneWriter, cut_torn, dumps_line, read_resumable, write_atomic
 from .progress import Progress
 
 
@@ -71,6 +74,16 @@ class Output:
 
     def __init__(self, prog, path, cases, key_of, belongs, describe=None, meter=None,
                  redo=None):
+        # One process at a time continues ``path``: two would each ask what
+        # the file lacks, and write every case twice.
+        self.lock = OneWriter(path)
+        try:
+            self._open(prog, path, cases, key_of, belongs, describe, meter, redo)
+        except BaseException:
+            self.lock.release()
+            raise
+
+    def _open(self, prog, path, cases, key_of, belongs, describe, meter, redo):
         if redo is not None and not os.path.exists(path):
             raise BadInput(f"{path}: no such file, so nothing to do again (run it first)")
         self.path, self.order, self.key_of, self.describe = path, list(cases), key_of, describe
@@ -102,6 +115,7 @@ class Output:
         self.file.close()
         if self.made:
             os.unlink(self.file.path)
+        self.lock.release()
 
     def __enter__(self):
         return self
@@ -112,6 +126,8 @@ class Output:
             self.file.close()
         if self.progress is not None:
             self.progress.close()
+        if kind is not None:  # no finish follows
+            self.lock.release()
         if kind is not None and issubclass(kind, KeyboardInterrupt):
             raise KeyboardInterrupt(CONTINUE) from None
 
@@ -120,13 +136,16 @@ class Output:
         is rewritten at once (write_atomic) with ``merge(old, new)`` in place
         of each line done again, then the side file removed: a crash leaves
         ``path`` as it was and the side file to continue from."""
-        if self.redone:
-            new = {key: self.done[key] for key in self.redone if key in self.done}
-            self.lines = {key: merge(line, new[key]) if key in new else line
-                          for key, line in self.lines.items()}
-            write_atomic(self.path, "".join(dumps_line(line) + "\n"
-                                            for line in self.lines.values()))
-            os.unlink(self.path + REDO)
+        try:
+            if self.redone:
+                new = {key: self.done[key] for key in self.redone if key in self.done}
+                self.lines = {key: merge(line, new[key]) if key in new else line
+                              for key, line in self.lines.items()}
+                write_atomic(self.path, "".join(dumps_line(line) + "\n"
+                                                for line in self.lines.values()))
+                os.unlink(self.path + REDO)
+        finally:
+            self.lock.release()
         return {key: self.lines[key] for key in self.order if key in self.lines}
 
 

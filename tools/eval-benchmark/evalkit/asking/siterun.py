@@ -43,9 +43,17 @@ def run(args, qset):
         except BadInput:
             out.discard()
             raise
+    asked, first_failures = [], rawline.FirstFailures(args.out)
+
+    def written(line):
+        asked.append(line)
+        first_failures(line)
     with out:
-        run_jobs(out.pending, site.ask, out, args.concurrency, rawline.FirstFailures(args.out))
-    return rawline.report(out.finish(rawline.merge_retry), questions)
+        run_jobs(out.pending, site.ask, out, args.concurrency, written)
+    code = rawline.report(out.finish(rawline.merge_retry), questions)
+    if out.pending and not args.quiet:
+        rawline.say_summary(args.out, asked, len(questions) - len(out.pending))
+    return code
 
 
 class Site:

@@ -13,9 +13,10 @@ reader (tools/demo-assistant/pages.py); the kit keeps this one because it never
 imports the assistant's code (tests/test_layers.py).
 """
 
-import json
 import os
 from html.parser import HTMLParser
+
+from ..jsonl import read_json
 
 HIDDEN = {"script", "style", "template", "noscript", "head"}
 BLOCKS = {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dt", "dd", "div",
@@ -78,14 +79,12 @@ def page_text(html):
 
 def load_sites(root):
     """Every language of every site under ``root``, in a fixed order."""
-    with open(os.path.join(root, "sites.json"), encoding="utf-8") as fh:
-        config = json.load(fh)
+    config = read_json(os.path.join(root, "sites.json"))
     sites = []
     for slug, entry in sorted(config["sites"].items()):
         for lang in sorted(entry["widget_keys"]):
             folder = os.path.join(root, slug, lang)
-            with open(os.path.join(folder, "site.json"), encoding="utf-8") as fh:
-                decline = json.load(fh)["decline_message"]
+            decline = read_json(os.path.join(folder, "site.json"))["decline_message"]
             names = sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".html"))
             names.sort(key=lambda name: name != "index")  # the home page first
             pages = []

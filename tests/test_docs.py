@@ -358,6 +358,17 @@ class TableSample(unittest.TestCase):
             published = fh.read().split("\n\n")[1]
         self.assertEqual(table, published)
 
+    def test_readme_estimates_are_the_published_ones(self):
+        # The README quotes how many of the newest demo run's passes are true
+        # (rules of 2026-12-03 on), copied from the results.md it names.
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+            readme = fh.read()
+        marker, table = readme.split("<!-- truth-table:")[1].split("\n\n")[0].split("\n", 1)
+        source = re.match(r" copied from (\S+/results\.md);", marker).group(1)
+        with open(os.path.join(ROOT, source), encoding="utf-8") as fh:
+            published = fh.read().split("## How many of the passes are true")[1].split("\n\n")[2]
+        self.assertEqual(table, published)
+
     def test_first_lines_are_the_two_commands(self):
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
             head = fh.read().split("```sh\n", 1)[1].split("```")[0]

@@ -13,12 +13,12 @@
 - Each figure carries how many of its passes are true: a worked example by
   hand, an independent brute-force oracle of the interval, a labelled run
   reviewed honestly, and a simulation over the agreement set.
-- A run asked from 127.0.0.1 is a local run.
+(A run asked from 127.0.0.1 is a local run, and publish.py reads a
+quarter's input names as reproduce.py does: tests/test_run_labels.py.)
 Each holds the newest rules; the rules before keep their output (the
 published quarters reproduce: tests/test_line_endings.py, test_publish.py).
 """
 
-import copy
 import hashlib
 import json
 import math
@@ -26,17 +26,16 @@ import os
 import random
 import shutil
 import subprocess
-import tempfile
 import unittest
 from fractions import Fraction
 
+from tests.siteqa_runs import TempCase, big_set, read_lines, write_json, write_lines
 from tests.support import ROOT, call_main
 
 import agreement  # noqa: E402
-import publish  # noqa: E402
 import score  # noqa: E402
 from evalkit.rubric import passes, siteqa  # noqa: E402
-from evalkit.rubric.measures import APPLIES, MEASURES  # noqa: E402
+from evalkit.rubric.measures import APPLIES  # noqa: E402
 from evalkit.rubric.report import render_markdown  # noqa: E402
 from evalkit.stats import hypergeometric_interval  # noqa: E402
 
@@ -59,70 +58,6 @@ def newest_reviewed_quarter():
         raise unittest.SkipTest("no published quarter with a reviews file")
     _date, name, scoring = max(found)
     return os.path.join(BENCH, name), scoring
-
-
-def read_lines(path):
-    with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh]
-
-
-def write_lines(path, lines):
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        for line in lines:
-            fh.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
-    return path
-
-
-def write_json(path, doc):
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        json.dump(doc, fh, ensure_ascii=False, indent=2)
-    return path
-
-
-class TempCase(unittest.TestCase):
-    def setUp(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.tmp = tmp.name
-
-    def path(self, name):
-        return os.path.join(self.tmp, name)
-
-
-def big_set(tmp, count, run_id, name="big", order=None):
-    """A question file of ``count`` answerable English questions (one fact,
-    "42") and a raw file answering each "It is 42." with its page, asked in
-    run ``run_id``, lines in ``order`` (a list of indexes) or in file order."""
-    questions = {"format": 1, "suite": "site-qa", "set": name,
-                 "sites": {"en": {"site_url": "http://big.example/en/", "widget_key": "pk"}},
-                 "questions": [{"id": f"{name}-{n:03d}", "lang": "en", "kind": "answerable",
-                                "question": f"What is item q{n:03d}x?",
-                                "page_url": "http://big.example/en/",
-                                "source_url": f"http://big.example/en/{n}/",
-                                "evidence": f"Item q{n:03d}x is 42.", "facts": [["42"]]}
-                               for n in range(count)]}
-    qpath = write_json(os.path.join(tmp, f"questions-{name}.json"), questions)
-    with open(qpath, "rb") as fh:
-        sha = hashlib.sha256(fh.read()).hexdigest()
-    lines = []
-    for n in range(count):
-        body = json.dumps({"answer": "It is 42.", "grounded": True,
-                           "sources": [{"url": f"http://big.example/en/{n}/"}]})
-        lines.append({
-            "format": 1, "suite": "site-qa", "id": f"{name}-{n:03d}",
-            "run": {"cases_file": os.path.basename(qpath), "cases_sha256": sha, "tool": "run.py",
-                    "run_id": run_id, "python": "3.10.13"},
-            "target": {"kind": "widget", "url": "https://assistant.example/api/query",
-                       "response": {"answer": "answer", "sources": "sources",
-                                    "source_url": "url", "grounded": "grounded"}},
-            "attempts": [{"started_at": "2026-12-03T10:00:00.000Z", "status": 200,
-                          "latency_ms": 5 + n % 7, "error": None}],
-            "response": {"status": 200, "body": body, "body_base64": None, "truncated": False,
-                         "headers": {}}})
-    if order is not None:
-        lines = [lines[i] for i in order]
-    raw = write_lines(os.path.join(tmp, f"raw-{name}-{run_id}.jsonl"), lines)
-    return qpath, raw
 
 
 def sample_of(block):
@@ -412,41 +347,6 @@ class Simulation(unittest.TestCase):
             low, high = passes.false_interval([(total, size, sum(truth[:size]))])
             held += low <= false <= high
         self.assertGreaterEqual(held / trials, 0.95, (held, trials, total, false))
-
-
-class LocalRuns(TempCase):
-    def status(self, url, rules=None):
-        qpath, raw = big_set(self.tmp, 2, "run", name="two")
-        lines = read_lines(raw)
-        for line in lines:
-            line["target"]["url"] = url
-        write_lines(raw, lines)
-        return siteqa.score([qpath], [raw], rules_date=rules)["provenance"]["run"]["status"]
-
-    def test_a_run_asked_from_loopback_or_a_private_address_is_local(self):
-        for url in ("http://127.0.0.1:8080/api/query", "http://localhost/api",
-                    "http://10.1.2.3/api", "http://[::1]:9/api"):
-            self.assertEqual(self.status(url), "recorded_local_run", url)
-        self.assertEqual(self.status("https://assistant.example/api/query"), "recorded_live_run")
-        self.assertEqual(self.status("http://127.0.0.1:8080/api/query", BEFORE),
-                         "recorded_live_run")
-
-
-class QuarterInputs(TempCase):
-    def test_publish_refuses_a_raw_file_reproduce_would_refuse(self):
-        qpath, raw = big_set(self.tmp, 2, "run", name="two")
-        bench = self.path("bench")
-        os.mkdir(bench)
-        shutil.copyfile(qpath, os.path.join(bench, "questions-two.json"))
-        for bad in ("raw-two_v2.jsonl", "raw-Two.jsonl"):
-            work = self.path("work-" + bad)
-            os.mkdir(work)
-            shutil.copyfile(raw, os.path.join(work, bad))
-            code, _out, err = call_main(publish, ["trial", "--from", work, "--bench", bench])
-            self.assertEqual(code, 2, err)
-            self.assertIn("raw-SET.jsonl", err)
-            self.assertEqual(len(err.strip().splitlines()), 1)
-            self.assertFalse(os.path.exists(os.path.join(bench, "trial")))
 
 
 if __name__ == "__main__":

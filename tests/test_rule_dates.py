@@ -17,9 +17,8 @@ import unittest
 
 from tests.support import ROOT
 
-from evalkit import rules_date_text
-from evalkit.rubric.rulebook import CHANGES, DECLINE, VERSIONS, check_date, rules_as_of
 from evalkit import BadInput
+from evalkit.rubric.rulebook import CHANGES, DECLINE, VERSIONS, check_date, rules_as_of
 
 BENCH = os.path.join(ROOT, "Documents", "c4-benchmark")
 # Where the rules have lived: the key of a change first appears in one of these.
@@ -67,7 +66,7 @@ class RuleDates(unittest.TestCase):
         dates = [date for date, _key, _what in CHANGES]
         self.assertEqual(dates, sorted(dates))
         for date in dates + [d for d, _v in VERSIONS] + [d for d, _l, _p in DECLINE]:
-            self.assertTrue(rules_date_text(date), date)
+            self.assertEqual(check_date(date), date)
         for date, _key, _what in CHANGES:
             self.assertEqual(rules_as_of(date).rules_date, date)
 

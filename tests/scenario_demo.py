@@ -4,7 +4,8 @@ Starts stand-in model servers that speak the real OpenAI, Anthropic and Bedrock
 wire formats on 127.0.0.1, has three stand-in generators answer every scenario
 (run.py), has two of them atomize the others' answers (atomize.py; never their
 own), and scores them (score.py --example): results.md, results.json and the dashboard
-with its detail pages in --out. The evaluators also atomize answers of known
+with its detail pages in --out. It prints results.md, and on stderr the path of
+the dashboard it wrote. The evaluators also atomize answers of known
 truth written from the reference keys (audit_answers.py), so that the results
 audit their correctness tags. The numbers are examples of the pipeline, not
 measurements, and the pages say so (run.status: not_run).
@@ -114,6 +115,10 @@ def main(argv=None):
     results = run_demo(args.out, args.cases, audit=True)
     with open(results, encoding="utf-8") as fh:
         sys.stdout.write(fh.read())
+    page = os.path.abspath(os.path.join(args.out, "index.html"))
+    print(f"scenario_demo: the dashboard: {page} (its detail pages in "
+          f"{os.path.join(os.path.dirname(page), 'detail')}; results.md above, results.json "
+          "beside it)", file=sys.stderr)
     return 0
 
 

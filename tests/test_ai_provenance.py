@@ -32,9 +32,29 @@ AI = os.path.join(FIXTURES, "ai")
 RESULTS = os.path.join(ROOT, "evals", "ai", "results")
 REPLY = {"project_type": "adu", "jurisdiction": "unknown",
          "fields": {"adu_kind": "unknown", "owner_occupies": "unknown"}}
-# A hosted model as its API names it: asked gpt-4o-mini, it reports the snapshot.
-MODEL, SERVED = "gpt-4o-mini", "gpt-4o-mini-2024-07-18"
+# A model of open weights served on this machine, as llama.cpp's server names
+# one (its file), and a hosted model as its API names it: asked gpt-4o-mini,
+# it reports the snapshot. A closed-weights model is never a local run.
+MODEL, SERVED = "qwen2.5-7b-instruct", "Qwen2.5-7B-Instruct-Q4_K_M.gguf"
+LIVE_MODEL, LIVE_SERVED = "gpt-4o-mini", "gpt-4o-mini-2024-07-18"
 LIVE = "https://api.openai.com/v1"
+JSON_MODE = {"openai": "json_object", "anthropic": "forced_tool", "bedrock": "forced_tool"}
+
+
+def hosted(doc, provider, endpoint, model, served):
+    """``doc`` as ``provider``'s API at ``endpoint`` would have written it,
+    every record of it made to agree (a hand that relabels a file throughout,
+    which the checker cannot tell from a run): status, endpoint, provider,
+    model, the served model of each call and the run's, the JSON mode, the
+    wire format of each reply."""
+    for case in doc["calls"]:
+        for call in case["calls"]:
+            call["served_model"] = served
+            call["reply_format"] = provider if provider in JSON_MODE else None
+    doc["run"].update(status="recorded_live_run", endpoint=endpoint, provider=provider,
+                      model=model, served_model=served, served_models=[served] if served else [])
+    doc["run"]["settings"]["json_mode"] = JSON_MODE.get(provider, "json_object")
+    return doc
 
 
 def model(request):
@@ -213,11 +233,10 @@ class History(unittest.TestCase):
         return self.check(doc)
 
     def live(self, doc=None):
-        """A recorded run as a hosted API made it: the same replies, the
-        endpoint of the OpenAI API."""
+        """A recorded run as a hosted API made it: the same replies, from the
+        OpenAI API's endpoint and an OpenAI model (hosted)."""
         doc = copy.deepcopy(self.local if doc is None else doc)
-        doc["run"].update(status="recorded_live_run", endpoint=LIVE)
-        return doc
+        return hosted(doc, "openai", LIVE, LIVE_MODEL, LIVE_SERVED)
 
     def test_real_runs_pass(self):
         self.assertEqual(self.check(self.example), [])
@@ -360,10 +379,10 @@ class History(unittest.TestCase):
         self.assertEqual(len(found), 1, found)
         self.assertIn("is this machine or a private network: label the run recorded_local_run", found[0])
 
-        def hosted(doc):
+        def local(doc):
             doc["run"]["status"] = "recorded_local_run"
-        self.assertEqual(self.changed(hosted, self.live()),
-                         [f"run.endpoint {LIVE} is a hosted API's: label the run recorded_live_run"])
+        self.assertIn(f"run.endpoint {LIVE} is a hosted API's: label the run recorded_live_run",
+                      self.changed(local, self.live()))
 
     def test_every_form_of_this_machine_is_refused_as_a_hosted_run(self):
         for host in ("127.0.0.1", "127.1", "2130706433", "0x7f000001", "0177.0.0.1", "0.0.0.0",
@@ -388,16 +407,20 @@ class History(unittest.TestCase):
         for provider, endpoint, message in cases:
             with self.subTest(provider=provider, endpoint=endpoint):
                 def relabelled(doc):
-                    doc["run"].update(provider=provider, endpoint=endpoint)
+                    hosted(doc, provider, endpoint, LIVE_MODEL, LIVE_SERVED)
                 found = self.changed(relabelled, self.live())
                 self.assertEqual(len(found), 1, found)
                 self.assertTrue(found[0].startswith(message), found[0])
-        for provider, endpoint in (("anthropic", "https://api.anthropic.com"),
-                                   ("bedrock", "https://bedrock-runtime.eu-west-1.amazonaws.com"),
-                                   ("openai", "https://api.groq.com/openai/v1")):
+        for provider, endpoint, name in (
+                ("anthropic", "https://api.anthropic.com", "claude-sonnet-4-5-20250929"),
+                ("bedrock", "https://bedrock-runtime.eu-west-1.amazonaws.com", None),
+                ("openai", "https://api.groq.com/openai/v1", LIVE_SERVED)):
             with self.subTest(provider=provider, endpoint=endpoint):
                 def speaks(doc):
-                    doc["run"].update(provider=provider, endpoint=endpoint)
+                    hosted(doc, provider, endpoint, name and "claude-sonnet-4-5" if
+                           provider != "openai" else LIVE_MODEL, name)
+                    doc["run"]["model"] = "us.anthropic.claude-sonnet-4-5-20250929-v1:0" \
+                        if provider == "bedrock" else doc["run"]["model"]
                 self.assertEqual(self.changed(speaks, self.live()), [])
 
     def test_a_stand_in_is_never_a_recorded_run(self):
@@ -421,7 +444,7 @@ class History(unittest.TestCase):
         def relabelled(doc):
             doc["run"]["model"] = "gpt-4o"
         self.assertEqual(self.changed(relabelled, self.live()), [
-            f"the server reported {SERVED}, not of the family of run.model gpt-4o (gpt4o): "
+            f"the server reported {LIVE_SERVED}, not of the family of run.model gpt-4o (gpt4o): "
             "record the model that answered"])
 
         def served_too(doc):

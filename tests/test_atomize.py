@@ -211,14 +211,14 @@ class Atomizing(EnvTestCase):
         os.environ.update(judge.environ())
         out = os.path.join(self.tmp, "atoms.jsonl")
         code, err = call_main(atomize, [raw_path, out, "--provider", "openai", "--model", "judge-2",
-                                        "--quiet", "--limit", "1"])[::2]
+                                        "--cases", CASES, "--quiet", "--limit", "1"])[::2]
         self.assertEqual(code, 1)
         (line,) = read_lines(out)
         self.assertIn("not JSON", line["error"])
         judge.queue(raw(200, b"<html>proxy error</html>"))
         out2 = os.path.join(self.tmp, "atoms2.jsonl")
         code, _ = call_main(atomize, [raw_path, out2, "--provider", "openai", "--model", "judge-2",
-                                      "--quiet", "--limit", "1"])[::2]
+                                      "--cases", CASES, "--quiet", "--limit", "1"])[::2]
         self.assertEqual(code, 1)
         self.assertIn("HTTP 200 but the body is not JSON", read_lines(out2)[0]["error"])
 
@@ -226,7 +226,8 @@ class Atomizing(EnvTestCase):
         raw_path = self.generate()
         self.server("openai")
         code, _, err = call_main(atomize, [raw_path, os.path.join(self.tmp, "a.jsonl"),
-                                           "--provider", "openai", "--model", "gen-1"])
+                                           "--provider", "openai", "--model", "gen-1",
+                                           "--cases", CASES])
         self.assertEqual(code, 2)
         self.assertEqual(err, f"atomize.py: {raw_path}:1: the generator openai:gen-1 and the "
                               "evaluator openai:gen-1 are one model family (gen1); the spec "

@@ -118,11 +118,12 @@ class Lookups(unittest.TestCase):
             audit = json.load(fh)["evaluator_audit"]["anthropic:judge-1"]["sections"]
         # size rests on a key section of size; costs on a section outside its topic's
         # key, and on one the code lacks; permits on nothing
-        self.assertEqual(audit, {"atoms": 3, "resting_on_a_section": 2,
+        self.assertEqual(audit, {"atoms": 3, "atoms_kept_after_checks": 3, "resting_on_a_section": 2,
                                  "on_a_key_section_of_the_topic": 1,
                                  "naming_a_section_the_code_lacks": 1})
         with open(md, encoding="utf-8") as fh:
-            self.assertIn("Checked against the reference keys: of 3 factual atom(s), 2 rest on "
+            self.assertIn("Checked against the reference keys: of 3 factual atom(s) (3 kept after the "
+                          "checks), 2 rest on "
                           "a section of the code, 1 on a section the key names", fh.read())
 
     def test_lookups_need_the_scenarios(self):
@@ -131,7 +132,7 @@ class Lookups(unittest.TestCase):
                                            "--provider", "anthropic", "--model", "j",
                                            "--lookups"])
         self.assertEqual(code, 2)
-        self.assertIn("--lookups needs --cases", err)
+        self.assertIn("required: --cases", err)
 
 
 if __name__ == "__main__":

@@ -102,7 +102,8 @@ class ScenarioDemo(unittest.TestCase):
             self.assertTrue(entry["tags"]["false_claims"])
         self.assertIn("tags on the altered (false) answers", page)
         # surface rules check nothing: every false claim of the demo passes them
-        self.assertIn("(agreeing with the key: 0 of 103)", page)
+        self.assertIn("(agreeing with the key: 0 of 103; over the atoms kept after the "
+                      "checks: 0 of 103)", page)
         sections = audit["anthropic:stand-in-claude"]["sections"]   # it looked the code up
         self.assertGreater(sections["atoms"], 0)
         self.assertNotIn("sections", audit["openai:stand-in-gpt"])

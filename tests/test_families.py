@@ -172,6 +172,24 @@ PAIRS = [
     ("deepseek-chat", "deepseek-coder", False),
     ("deepseek-v3", "deepseek-v2.5", False),
     ("deepseek-reasoner", "o1", False),
+    # Issue 39: one model under two names (a context length, a preview, a
+    # Bedrock version without v, a provider written before the model), and
+    # their neighbours that stay apart.
+    ("gpt-4", "gpt-4-32k", True),
+    ("gpt-4-32k-0613", "gpt-4-0613", True),
+    ("gpt-4-turbo", "gpt-4-1106-preview", True),
+    ("gpt-4-turbo-2024-04-09", "gpt-4-0125-preview", True),
+    ("gemini-2.5-pro", "gemini-2.5-pro-preview-05-06", True),
+    ("gemini-2.5-pro", "google/gemini-2.5-pro-preview", True),
+    ("gemini-2.5-flash", "gemini-2.5-flash-preview-04-17", True),
+    ("gpt-oss:120b", "openai.gpt-oss-120b-1:0", True),
+    ("openai:gpt-4o", "gpt-4o-2024-08-06", True),
+    ("anthropic:claude-sonnet-4-5", "claude-sonnet-4-5-20250929", True),
+    ("openai:gpt-4o", "openai:gpt-4-turbo", False),
+    ("gpt-4-1106-preview", "gpt-4", False),
+    ("gemini-2.5-pro-preview-05-06", "gemini-2.5-flash", False),
+    ("gpt-oss:120b", "gpt-4o", False),
+    ("mistral:7b", "mistral:mistral-large-latest", False),
     # Qwen, Gemma and SmolLM2 are three families, and not their neighbours.
     ("qwen2.5-coder:1.5b", "gemma3:270m", False),
     ("qwen2.5-coder-1.5b-instruct", "smollm2-135m-instruct", False),
@@ -221,6 +239,13 @@ class Names(unittest.TestCase):
         self.assertEqual(family("8b"), "8b")
         self.assertEqual(family("it"), "it")
         self.assertEqual(family("-latest"), "latest")
+
+    def test_an_arn_that_names_no_model_is_of_no_other_family(self):
+        arn = "arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3d4e5f6"
+        for other in ("anthropic.claude-3-5-sonnet-20241022-v2:0", "llama3.1:8b", arn):
+            self.assertTrue(same_family(arn, other).startswith("unknown: application inference "
+                                                               "profile"))
+            self.assertTrue(same_family(other, arn).startswith("unknown:"))
 
     def test_variants_keep_the_model_colons(self):
         self.assertEqual(split_variant("openai:llama3.1:8b"), ("openai", "llama3.1:8b"))

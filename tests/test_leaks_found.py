@@ -271,7 +271,8 @@ class PasswordInTheURL(LeakCase):
 
     def test_atomize_records_the_evaluator_s_url_without_it(self):
         client = types.SimpleNamespace(base=f"http://user:{PASSWORD}@127.0.0.1:9/v1")
-        record = atomize.run_record(types.SimpleNamespace(raw="raw.jsonl"), client, None)
+        record = atomize.run_record(types.SimpleNamespace(raw="raw.jsonl"), client,
+                                    types.SimpleNamespace(sha256="0" * 64))
         self.assertEqual(record["url"], "http://[redacted]@127.0.0.1:9/v1")
 
     def test_an_endpoint_with_a_password_is_recorded_and_shown_without_it(self):

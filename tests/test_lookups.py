@@ -9,6 +9,7 @@ from tests.support import FIXTURES
 
 from evalkit.scenario.corpus import Corpus  # noqa: E402
 from evalkit.asking.lookups import TOOLS, Lookups  # noqa: E402
+from evalkit.scenario.scenario_score import CodeIds, what_was_read  # noqa: E402
 
 MINI = os.path.join(FIXTURES, "code-mini.json")
 
@@ -28,8 +29,11 @@ class Calls(unittest.TestCase):
         self.assertEqual([c["tool"] for c in self.lookups.exchange],
                          ["search_code", "read_section", "lookup_parcel"])
         self.assertTrue(all(c["error"] is None for c in self.lookups.exchange))
-        # the sections returned, in the order first seen (the parcel is no section)
-        self.assertEqual(self.lookups.consulted(), ["RCC 33.205.040", "RCC 17.28.010"])
+        # what score.py counts as read from this exchange, as an atoms line keeps it:
+        # the sections returned, and the parcel as a parcel, never a section
+        read = what_was_read({"mode": "tools", "calls": self.lookups.exchange},
+                             CodeIds(Corpus(MINI)))
+        self.assertEqual(read, ({"RCC 33.205.040", "RCC 17.28.010"}, {"4127 SE Wrenfield Court"}))
 
     def test_bad_calls_are_answered_with_an_error_and_recorded(self):
         cases = [("delete_code", {"query": "x"}, "no tool 'delete_code'"),

@@ -130,7 +130,8 @@ class ForeignFilesAreNotCut(TmpTestCase):
         self.model_server()
         target = self.make("o.jsonl", '{"a":1}\n{"id":"x"}')
         self.assert_refused(atomize, [raw, target, "--provider", "openai", "--model", "m",
-                                      "--quiet"], "o.jsonl:1: written by another evaluator")
+                                      "--cases", SCENARIOS, "--quiet"],
+                            "o.jsonl:1: written by another evaluator")
         self.assertEqual(self.bytes_of(target), b'{"a":1}\n{"id":"x"}')
 
     def test_a_whole_last_line_without_its_newline_must_belong_too(self):

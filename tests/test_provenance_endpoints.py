@@ -164,7 +164,8 @@ class Runs(unittest.TestCase):
             "--model", ASKED, "--limit", "2", "--quiet"])
         self.assertEqual((code, local.requests), (2, []))
         self.assertEqual(err, f"ai_eval.py: {raw}:1: written for other cases, another model, "
-                              "other prompts or another endpoint; pass another --raw\n")
+                              "other prompts, other settings or another endpoint; pass another "
+                              "--raw\n")
 
 
 class Addresses(unittest.TestCase):
@@ -186,7 +187,9 @@ class Addresses(unittest.TestCase):
             with self.subTest(host):
                 self.assertTrue(provenance.is_local_host(host))
                 written = f"[{host}]" if ":" in host else host
-                self.assertTrue(resultfile.is_local_url(f"http://{written}:8/v1"))
+                # as the result checker reads an endpoint (resultfile._endpoint_problems)
+                self.assertTrue(provenance.is_local_host(provenance.host_of(
+                    f"http://{written}:8/v1")))
         for host in self.HOSTED:
             with self.subTest(host):
                 self.assertFalse(provenance.is_local_host(host))

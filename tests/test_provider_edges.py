@@ -358,7 +358,8 @@ class MisconfiguredServer(unittest.TestCase):
             self.assertEqual(message, "openai: HTTP 500: server_error: Unsupported response_format type: "
                              f"json_schema (stack trace left out) (POST {srv.base}/v1/chat/completions); "
                              "the server does not take response_format json_schema: "
-                             "set OPENAI_JSON_MODE=json_object")
+                             "set OPENAI_JSON_MODE=json_object (or none: JSON asked for in "
+                             "the prompt)")
 
     def test_a_base_url_without_v1(self):
         with ModelServer("openai", strict_paths=True) as srv:

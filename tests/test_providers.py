@@ -125,6 +125,27 @@ class Success(unittest.TestCase):
             self.assertEqual(srv.httpd.bad_signatures, 1)
 
 
+class JsonModeNone(unittest.TestCase):
+    def test_no_response_format_and_the_json_read_from_the_text(self):
+        fenced = "```json\n" + json.dumps({"answer": "hi"}) + "\n```"
+        with ModelServer("openai", reply=lambda r: fenced) as srv:
+            c = providers.get("openai", dict(srv.environ(), OPENAI_JSON_MODE="none"), FAST)
+            reply = c.call(request(SCHEMA))
+            sent = srv.requests[0]["json"]
+        self.assertNotIn("response_format", sent)
+        self.assertIn("Reply with one JSON object only", sent["messages"][1]["content"])
+        self.assertEqual(reply.data, {"answer": "hi"})
+        self.assertEqual(c.settings(request(SCHEMA))["json_mode"], "none")
+
+    def test_each_provider_says_how_it_holds_a_reply_to_json(self):
+        for flavour, mode in (("openai", "json_object"), ("anthropic", "forced_tool"),
+                              ("bedrock", "none")):  # test-model-v1:0 takes no forced tool
+            with self.subTest(flavour), ModelServer(flavour) as srv:
+                self.assertEqual(client(srv).settings(request(SCHEMA, max_tokens=77)),
+                                 {"json_mode": mode, "max_tokens": 77, "temperature": None})
+                self.assertIsNone(client(srv).settings(request())["json_mode"])
+
+
 class Errors(unittest.TestCase):
     RETRYABLE = {
         "openai": [(429, "rate_limit_exceeded", None), (500, "server_error", None),

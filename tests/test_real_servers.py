@@ -327,9 +327,9 @@ class ScoringALocalRun(unittest.TestCase):
         self.assertIn("Run status: recorded_local_run: a measurement of models served", markdown)
         self.assertEqual(provenance["served_models"], [
             {"role": "evaluator", "asked": "openai:qwen2.5-coder-1.5b-instruct",
-             "served": "qwen2.5-coder-1.5b-instruct"},
+             "served": "qwen2.5-coder-1.5b-instruct", "reduced": False},
             {"role": "generator", "asked": "openai:smollm2-135m-instruct",
-             "served": "smollm2-135m-instruct"}])
+             "served": "smollm2-135m-instruct", "reduced": False}])
 
     def test_atoms_whose_server_served_the_generators_family_are_refused(self):
         lines = read_lines(self.atoms)

@@ -64,12 +64,17 @@ class EndToEnd(unittest.TestCase):
         self.assertEqual(cross["evaluators"], ["anthropic:stand-in-claude", "openai:stand-in-gpt"])
         self_rows = [r for r in cross["table"] if r["self"]]
         self.assertEqual(len(self_rows), 2)
-        self.assertTrue(all(r["accurate"] is None and r["responses"] == 0 for r in self_rows))
+        self.assertTrue(all(r["accurate"] is None and (r["scored"], r["failed"], r["empty"]) ==
+                            (0, 0, "family rule") for r in self_rows))
+        others = [r for r in cross["table"] if not r["self"]]
+        scenarios = len(self.result["scenarios"])
+        self.assertTrue(all((r["scored"], r["failed"], r["not_reached"], r["empty"]) ==
+                            (scenarios, 0, 0, None) for r in others), others)
         accurate = next(a for a in cross["agreement"] if a["dimension"] == "accurate")
         # The strict judge gives the uncited fence claim vague-correct, the lenient one correct.
         self.assertEqual((accurate["responses"], accurate["same"]), (2, 1))
         with open(os.path.join(self.out, "results.md"), encoding="utf-8") as fh:
-            self.assertIn("self-evaluation: refused", fh.read())
+            self.assertIn("refused (one model family)", fh.read())
 
     def test_pages_are_well_formed(self):
         pages = [os.path.join(self.out, "index.html")] + [

@@ -232,6 +232,14 @@ class PatternsTheScorerCannotCompile(Inputs):
                     self.refused(code, err, path, f"{key}[1]", what)
 
 
+def renamed(line, model):
+    """A raw line whose server named ``model``: its response.model and its body's."""
+    line["response"]["model"] = model
+    doc = json.loads(line["response"]["body"])
+    doc["model"] = model
+    line["response"]["body"] = json.dumps(doc)
+
+
 class StandInsAreExamples(Inputs):
     def status(self, raws=None, atoms=None, *extra):
         out = os.path.join(self.tmp, "results.json")
@@ -258,7 +266,7 @@ class StandInsAreExamples(Inputs):
             line["response"]["body"] = json.dumps(doc)
 
         def served(line):
-            line["response"]["model"] = "stand-in-smol"
+            renamed(line, "stand-in-smol")
 
         def evaluator_body(line):
             reply = json.loads(line["calls"][0]["reply"])
@@ -267,6 +275,10 @@ class StandInsAreExamples(Inputs):
 
         def evaluator_served(line):
             line["served_model"] = "Stand-In-qwen"
+            for call in line["calls"]:  # the model each reply names, as the line says
+                reply = json.loads(call["reply"])
+                reply["model"] = "Stand-In-qwen"
+                call["reply"] = json.dumps(reply)
 
         cases = {"raw body": ("raw", body), "raw model": ("raw", served),
                  "atoms reply": ("atoms", evaluator_body),
@@ -284,8 +296,8 @@ class StandInsAreExamples(Inputs):
                 self.assertNotIn("recorded_local_run", page)
 
     def test_published_elsewhere_it_says_it_is_an_example(self):
-        raws = [self.raws[0], self.changed(self.raws[1], lambda line: line["response"].update(
-            model="stand-in-smol"))]
+        raws = [self.raws[0], self.changed(self.raws[1],
+                                           lambda line: renamed(line, "stand-in-smol"))]
         folder = os.path.join(self.tmp, "run")
         code, _out, err = self.score("--publish", folder, raws=raws)
         self.assertEqual(code, 0, err)

@@ -86,10 +86,27 @@ class ScenarioLayout(unittest.TestCase):
         self.assertIn("@media (max-width:40rem)", self.dashboard)
         self.assertIn("table.cards td::before{content:attr(data-label)", self.dashboard)
 
+    def test_no_page_is_wider_than_a_phone(self):
+        """Issue 40: at 390 px the dashboard was 681 px wide (a sha256 in its
+        provenance, a table wider than the screen). Every table scrolls in a
+        box of its own, and a word longer than its box breaks."""
+        details = os.path.join(self.tmp.name, "detail")
+        pages = [self.dashboard]
+        for name in sorted(os.listdir(details)):
+            with open(os.path.join(details, name), encoding="utf-8") as fh:
+                pages.append(fh.read())
+        for page in pages:
+            self.assertEqual(page.count("<table"), page.count('<div class="wide"><table'))
+            self.assertIn("p,li,h1,h2,blockquote{overflow-wrap:anywhere}"
+                          "td,th{overflow-wrap:break-word}", page)
+
     def test_the_dashboard_says_what_n_a_means_as_results_md_does(self):
-        said = ("n/a where there was nothing to score (no atom). With an evaluator that "
-                "looked the code up, each cell also says how many of its factual atoms rest "
-                "on a section the evaluator read (verified K/N); Accurate counts them all.")
+        said = ("n/a where there was nothing to score (no atom); failed: the atomization "
+                "failed; not reached: the evaluator has no atoms line for the answer; refused: "
+                "the evaluator and the generator are one model family (the family rule). With an "
+                "evaluator that looked the code up, each cell also says how many of its "
+                "factual atoms rest on a section the evaluator read (verified K/N); Accurate "
+                "counts them all.")
         with open(os.path.join(self.tmp.name, "results.md"), encoding="utf-8") as fh:
             self.assertIn(said, fh.read())
         self.assertIn(said, re.sub(r"<[^>]+>", "", self.dashboard))

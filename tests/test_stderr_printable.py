@@ -118,7 +118,8 @@ class Escaped(unittest.TestCase):
         with ModelServer("anthropic", reply=model("anthropic", True)) as judge:
             os.environ.update(judge.environ())
             code, _, err = call_main(atomize, [raw, os.path.join(self.tmp, "atoms.jsonl"),
-                                               "--provider", "anthropic", "--model", "j"])
+                                               "--provider", "anthropic", "--model", "j",
+                                               "--cases", CASES])
         self.assertEqual(code, 0, err)
         self.assertIn("line(s) had no answer to atomize: tiny-house\\x1b[31m, fence", err)
         self.assert_escaped(err, RED)

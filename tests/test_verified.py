@@ -45,6 +45,7 @@ class Verified(unittest.TestCase):
                                       "input": {"section_id": "RCC 33.205.040"},
                                       "output": Corpus(CODE).read("RCC 33.205.040"),
                                       "error": None}]}
+        line["settings"] = dict(line["settings"], context="tools")  # as the line says it
         line["atoms"][0]["verified_truth"] = "At most 800 square feet [RCC 33.205.040]."
         line["atoms"][1]["verified_truth"] = "So the code says [RCC 99.999.999]."
         line["atoms"][2]["verified_truth"] = "Five feet from the rear line [RCC 33.110.220]."

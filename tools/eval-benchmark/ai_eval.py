@@ -15,15 +15,20 @@ evalkit/aieval/grounding.py) and the result file carries its provenance
 
 A reply of the wrong shape (an intake reply that is not an extraction over
 the vocabulary, an explanation without claims, staff questions without
-questions) errors its case like a failed call. The run's status says who
+questions) errors its case like a failed call; each case's line on stderr says
+so, or what came back. The run's status says who
 answered (evalkit/aieval/resultfile.py): ``example`` when a server said it is a
 stand-in (``"stand_in": true`` in its replies, or a model id beginning
-``stand-in``: the tests' servers say so), or when a server on this machine
-named no model; ``recorded_local_run`` when the endpoint is this machine or a
-private network, in whatever form (127.1, 0x7f000001, 0.0.0.0, a name that
+``stand-in``: the tests' servers say so), when a server on this machine
+named no model, or named (or was asked for) a closed-weights model (Claude,
+GPT, Gemini), which no machine of one's own serves; ``recorded_local_run``
+when the endpoint is this machine or a private network, in whatever form (127.1, 0x7f000001, 0.0.0.0, a name that
 resolves to such an address, this machine's own address:
-evalkit/provenance.is_here); else ``recorded_live_run``. The endpoint called
-and the model each reply named (``run.served_model``) are recorded. A recorded
+evalkit/provenance.is_here); else ``recorded_live_run``. The endpoint called,
+the model each reply named (``run.served_model``; a path of a file, as
+llama.cpp's server without --alias names its model, kept as the file's name)
+and the settings that shaped the replies (``run.settings``: JSON mode,
+max_tokens, temperature, context) are recorded, and each call names its prompt. A recorded
 run goes by default to evals/ai/results/<date>-<suite>-<provider>-<model>.json,
 an example to build/ai/<same name>.example.json, and an example is never
 written into evals/ai/results/ (exit 2, the calls kept in --raw). A run in
@@ -60,12 +65,13 @@ from evalkit import VERSION, BadInput, calendar_date, cli, whole_number  # noqa:
 from evalkit.aieval import policyprompt, resultfile  # noqa: E402
 from evalkit.asking import budget, prompts, providers, resume  # noqa: E402
 from evalkit.asking.runner import run_jobs  # noqa: E402
-from evalkit.families import same_family  # noqa: E402
+from evalkit.families import closed_weights, same_family  # noqa: E402
 from evalkit.fields import wrong_field  # noqa: E402
-from evalkit.aieval.grounding import Corpus, Rules, score as score_grounding  # noqa: E402
+from evalkit.aieval.grounding import Corpus, Rules, reply_problem  # noqa: E402
+from evalkit.aieval.grounding import score as score_grounding  # noqa: E402
 from evalkit.aieval.intake import Vocabulary, load_cases, score as score_intake  # noqa: E402
 from evalkit.jsonl import dumps_file, read_file, read_text, write_atomic  # noqa: E402
-from evalkit.provenance import git_state, is_here, python_version  # noqa: E402
+from evalkit.provenance import git_state, is_here, machine_folder_in, python_version  # noqa: E402
 from evalkit.responses import parse_received  # noqa: E402
 
 PROG = "ai_eval.py"
@@ -82,7 +88,8 @@ RAW_FIELDS = {
     "grounding": {"id": "string", "started_at": "string", "error": "string|null",
                   "explain_error": "string|null", "staff_error": "string|null",
                   "calls": "objects"}}
-CALL_FIELDS = {"usage?": "object|null", "served_model?": "string|null", "stand_in?": "boolean"}
+CALL_FIELDS = {"usage?": "object|null", "served_model?": "string|null", "stand_in?": "boolean",
+               "served_model_reduced?": "boolean", "prompt?": "string"}
 USAGE_FIELDS = {"input_tokens?": "integer|null", "cached_input_tokens?": "integer|null",
                 "output_tokens?": "integer|null"}
 _STARTED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z")
@@ -145,21 +152,27 @@ QUESTIONS_SCHEMA = {"type": "object", "required": ["questions"], "properties": {
         "text": {"type": "string"}, "pointer": {"type": "object"}}}}}}
 
 
-def call(client, model, prompt_text, schema, name, args):
-    """``(data or None, error or None, call record)``: one JSON call."""
+def call(client, model, prompt, fields, schema, name, args):
+    """``(data or None, error or None, call record)``: one JSON call of the
+    versioned ``prompt`` filled with ``fields``; the record names the prompt."""
     try:
         reply = client.call(providers.Request(
-            system="Reply with JSON only.", user=prompt_text, model=model, schema=schema,
+            system="Reply with JSON only.", user=prompt.fill(**fields), model=model, schema=schema,
             schema_name=name, max_tokens=args.max_tokens, timeout=args.timeout))
     except providers.ProviderError as exc:
         if exc.fatal:  # every call would meet it (a key refused, no such model)
             raise BadInput(f"{model}: {exc}; nothing more was asked") from None
         if exc.interrupted:  # Ctrl-C: no line, so the same command asks it again
             raise
-        return None, str(exc), {"attempts": exc.attempts, "reply": exc.raw, "usage": None}
+        return None, str(exc), {"attempts": exc.attempts, "reply": exc.raw, "usage": None,
+                                "prompt": prompt.name}
     served_model, stand_in = reported_by(reply.raw)
+    # A path of a file the server named its model by is in the body as the
+    # file's name already (providers.base.without_model_path): marked here.
     record = {"attempts": reply.attempts, "reply": reply.raw, "usage": reply.usage,
-              "served_model": served_model, "stand_in": stand_in}
+              "served_model": served_model, "stand_in": stand_in,
+              "served_model_reduced": bool(served_model and reply.model_reduced),
+              "prompt": prompt.name}
     if reply.data is None:
         return None, reply.problem or "no JSON object in the reply", record
     return reply.data, None, record
@@ -187,11 +200,11 @@ def check_line(where, line, run_block, suite):
     theirs is taken as this one's), or one whose fields that the scoring and
     the result read are not of their type."""
     run = line.get("run") if isinstance(line.get("run"), dict) else {}
-    keys = ("cases_sha256", "provider", "model", "prompt_versions")
+    keys = ("cases_sha256", "provider", "model", "prompt_versions", "settings")
     if any(run.get(k) != run_block[k] for k in keys) or \
             run.get("endpoint", run_block["endpoint"]) != run_block["endpoint"]:
-        raise BadInput(f"{where}: written for other cases, another model, other prompts or "
-                       "another endpoint; pass another --raw")
+        raise BadInput(f"{where}: written for other cases, another model, other prompts, other "
+                       "settings or another endpoint; pass another --raw")
     problem = wrong_field(line, RAW_FIELDS[suite])
     if problem is None and (not whole_number(line.get("format")) or line["format"] != 1):
         problem = f"format {str(line.get('format'))[:20]!r} is not one this tool knows (1)"
@@ -216,9 +229,12 @@ def calls_problem(calls):
     return None
 
 
-def progress_text(record):
-    """What stderr says of a case once its raw line is written."""
-    return f"{record['id']} " + (f"error: {record['error']}" if record["error"] else "ok")
+def progress_text(record, problem=None, done=None):
+    """What stderr says of a case once its raw line is written: its error
+    (the call's, else ``problem``: the reply's shape, as the scorer will
+    find it), else what came back (``done``)."""
+    error = record["error"] or problem
+    return f"{record['id']} " + (f"error: {error}" if error else f"ok: {done or 'answered'}")
 
 
 def endpoint_of(client):
@@ -293,12 +309,12 @@ class Suite:
 
 
 def intake_job(suite, client, model, args, case, record):
-    text = suite.prompts[0].fill(
-        vocabulary=json.dumps({"project_types": suite.vocabulary.types,
-                               "jurisdictions": sorted(suite.vocabulary.jurisdictions)},
-                              ensure_ascii=False, sort_keys=True),
-        text=case["text"])
-    data, error, rec = call(client, model, text, intake_schema(suite.vocabulary), "record_intake", args)
+    fields = {"vocabulary": json.dumps({"project_types": suite.vocabulary.types,
+                                        "jurisdictions": sorted(suite.vocabulary.jurisdictions)},
+                                       ensure_ascii=False, sort_keys=True),
+              "text": case["text"]}
+    data, error, rec = call(client, model, suite.prompts[0], fields,
+                            intake_schema(suite.vocabulary), "record_intake", args)
     # The raw line keeps the call's error; a reply of the wrong shape is the
     # scorer's to find (evalkit/aieval/intake.py), so a re-score applies today's rule.
     record.update(prediction=data, error=error, calls=[rec])
@@ -310,11 +326,12 @@ def grounding_job(suite, client, model, args, case, record):
     matched, unresolved = suite.rules.match(facts)
     passages = "\n".join(f"[{p}] {suite.corpus.passage(p)}" for r in matched for p in r["passages"])
     facts_text = json.dumps(facts, ensure_ascii=False, sort_keys=True)
-    explain, error1, rec1 = call(client, model, suite.prompts[0].fill(
-        facts=facts_text, passages=passages or "(none)"), CLAIMS_SCHEMA, "record_claims", args)
-    staff, error2, rec2 = call(client, model, suite.prompts[1].fill(
-        facts=facts_text, rules=", ".join(r["id"] for r in matched) or "(none)",
-        unresolved=", ".join(sorted({u["field"] for u in unresolved})) or "(none)"),
+    explain, error1, rec1 = call(client, model, suite.prompts[0],
+                                 {"facts": facts_text, "passages": passages or "(none)"},
+                                 CLAIMS_SCHEMA, "record_claims", args)
+    staff, error2, rec2 = call(client, model, suite.prompts[1], {
+        "facts": facts_text, "rules": ", ".join(r["id"] for r in matched) or "(none)",
+        "unresolved": ", ".join(sorted({u["field"] for u in unresolved})) or "(none)"},
         QUESTIONS_SCHEMA, "record_questions", args)
     record.update(matched=[r["id"] for r in matched], unresolved=unresolved,
                   explain=explain, explain_error=error1, staff=staff, staff_error=error2,
@@ -356,6 +373,7 @@ def evaluate(args):
     run_block = {"run_id": uuid.uuid4().hex, "tool": PROG, "tool_version": VERSION,
                  "provider": provider, "model": model, "cases_sha256": suite.sha256,
                  "prompt_versions": [p.record() for p in suite.prompts],
+                 "settings": run_settings(client, model, args),
                  "endpoint": endpoint_of(client)}
     job_of = intake_job if args.suite == "intake" else grounding_job
 
@@ -364,12 +382,6 @@ def evaluate(args):
         record = {"format": 1, "id": case["id"], "suite": args.suite, "started_at": started,
                   "run": run_block}
         return job_of(suite, client, model, args, case, record)
-
-    def progress(record):
-        if args.suite == "intake" and not record["error"]:
-            shape = suite.vocabulary.reply_problem(record["prediction"])
-            return progress_text(dict(record, error=shape))
-        return progress_text(record)
 
     # Neither file written may be one read: the result is made from --raw.
     cli.refuse_overwriting([("--output", args.output), ("--raw", raw_path)], suite.paths)
@@ -382,29 +394,63 @@ def evaluate(args):
             PROG, raw_path, {case["id"]: case for case in suite.cases},
             key_of=lambda line: line.get("id"),
             belongs=lambda where, line: check_line(where, line, run_block, args.suite),
-            describe=None if args.quiet else progress, meter=account.meter)
+            describe=None if args.quiet else lambda record: progress(suite, record),
+            meter=account.meter)
         with out:
             run_jobs(out.pending, job, out, args.concurrency)
     except budget.CallLimitReached as exc:
         return account.stopped(exc)
     code = finish(args, suite, out.finish(), raw_path, {
-        "endpoint": run_block["endpoint"], "name": name, "provider": provider, "model": model})
+        "endpoint": run_block["endpoint"], "name": name, "provider": provider, "model": model,
+        "settings": run_block["settings"]})
     account.report()
     return code
 
 
-def run_status(endpoint, calls):
-    """Who answered: ``example`` when a server said it is a stand-in, or when
-    a server on this machine or network named no model (nothing identifies
-    what answered); ``recorded_local_run`` for a named model served there;
-    else ``recorded_live_run``. The endpoint is resolved (provenance.is_here):
+def run_settings(client, model, args):
+    """The settings that shape every reply of the run (evalkit/aieval/resultfile.py):
+    how the JSON is asked for, max_tokens, temperature (null: not sent) and the
+    context: none for intake, the matched rules' passages for grounding."""
+    request = providers.Request(system="", user="", model=model, schema=CLAIMS_SCHEMA,
+                                max_tokens=args.max_tokens)
+    return dict(client.settings(request),
+                context="none" if args.suite == "intake" else "passages")
+
+
+def progress(suite, record):
+    """What stderr says of a case: its error as the scorer will find it (the
+    call's, or the reply's shape), else what came back."""
+    if record["suite"] == "intake":
+        problem = None if record["error"] else suite.vocabulary.reply_problem(record["prediction"])
+        done = f"project type {record['prediction']['project_type']}" if not problem and \
+            not record["error"] else None
+        return progress_text(record, problem, done)
+    found = [f"{part}: {problem}" for part, problem in (
+        ("explain", record["explain_error"] or reply_problem(record["explain"], "claims")),
+        ("staff questions", record["staff_error"] or reply_problem(record["staff"], "questions")))
+        if problem]
+    done = None if found else (f"{len(record['explain']['claims'])} claim(s), "
+                               f"{len(record['staff']['questions'])} staff question(s)")
+    return progress_text(dict(record, error=None), "; ".join(found) or None, done)
+
+
+def run_status(endpoint, calls, model):
+    """Who answered: ``example`` when a server said it is a stand-in, when a
+    server on this machine or network named no model (nothing identifies
+    what answered), or named a model of a closed-weights family (Claude,
+    GPT, Gemini: families.closed_weights), which no machine of one's own
+    serves; ``recorded_local_run`` for a named model served there; else
+    ``recorded_live_run``. The endpoint is resolved (provenance.is_here):
     127.1, 0x7f000001, a name in the hosts file or this machine's own address
     are this machine."""
     if resultfile.stand_in_said(calls):
         return "example"
     if not is_here(endpoint):
         return "recorded_live_run"
-    return "recorded_local_run" if resultfile.served_of(calls)[1] else "example"
+    served = resultfile.served_of(calls)[1]
+    if any(closed_weights(name) for name in [model] + served):
+        return "example"
+    return "recorded_local_run" if served else "example"
 
 
 def in_results(path):
@@ -420,8 +466,9 @@ def output_path(args, status, name, raw_path):
         return os.path.join("build", "ai", name + ".example.json") if status == "example" \
             else os.path.join(RESULTS, name + ".json")
     if status == "example" and in_results(args.output):
-        raise BadInput(f"{args.output}: this run is an example (a stand-in answered, or a server "
-                       "here named no model) and examples are not published in evals/ai/results/: "
+        raise BadInput(f"{args.output}: this run is an example (a stand-in answered, a server "
+                       "here named no model, or a closed-weights model answered from here) and "
+                       "examples are not published in evals/ai/results/: "
                        f"pass another --output (the calls are kept in {raw_path})")
     return args.output
 
@@ -436,7 +483,7 @@ def finish(args, suite, done, raw_path, where):
                               f"{raw_path}); the first error: {errors[0]['error']}", 1)
     calls = [{"id": line["id"], "calls": [resultfile.call_record(c) for c in line.get("calls") or []]}
              for line in lines]
-    status = run_status(where["endpoint"], calls)
+    status = run_status(where["endpoint"], calls, where["model"])
     output = output_path(args, status, where["name"], raw_path)
     # The default output, named only now, is held to the inputs too.
     cli.refuse_overwriting([("the result file", output)], suite.paths + [raw_path])
@@ -458,7 +505,7 @@ def result_of(args, suite, lines, status, where, calls):
                     "model": where["model"], "served_model": served_model,
                     "served_models": served_models,
                     "prompt_versions": [p.record() for p in suite.prompts],
-                    "date_utc": dates[0], "dates_utc": dates,
+                    "settings": where["settings"], "date_utc": dates[0], "dates_utc": dates,
                     "git_commit": commit, "git_dirty": dirty,
                     "cases_file": os.path.basename(args.cases), "cases_sha256": suite.sha256,
                     "inputs": suite.inputs, "cases_run": len(suite.cases), "limit": args.limit,
@@ -477,9 +524,14 @@ def warn_other_family(model, served_models):
 
 
 def write_result(output, result, quiet):
+    text = dumps_file(result)
+    folder = machine_folder_in(text)
+    if folder:  # a reply's text or a message that quoted a path: never published
+        raise BadInput(f"{output}: the result would name a folder of this machine ({folder}); "
+                       "not written")
     try:
         os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
-        write_atomic(output, dumps_file(result))
+        write_atomic(output, text)
     except OSError as exc:
         # Named as the result file: the OSError may name the temporary file
         # it is written through.

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Have a different evaluator model break each answer into atomic claims.
 
-    python3 tools/eval-benchmark/atomize.py RAW.jsonl ATOMS.jsonl --provider P --model M
-        [--cases CASES] [--limit N] [--concurrency N] [--repeat K] [--prompt atomize-v1]
+    python3 tools/eval-benchmark/atomize.py RAW.jsonl ATOMS.jsonl --cases CASES
+        [--provider P --model M] [--limit N] [--concurrency N] [--repeat K] [--prompt atomize-v3]
 
 For every delivered answer in RAW (scenario lines written by run.py), the
-evaluator receives the question, the topic vocabulary (from --cases) and the
+evaluator receives the question, the topic vocabulary (from --cases, which is
+required: the scenario file names the city and the address too) and the
 response verbatim between delimiters, through the versioned prompt
-(prompts/atomize-v3.md with --cases: it also names the city and the address,
-as the generator was told them; atomize-v2 with --lookups; atomize-v1 without
-a scenario file; its sha256 recorded), and returns atoms (evalkit/scenario/atoms.py).
+(prompts/atomize-v3.md, which names the city and the address as the generator
+was told them; atomize-v2 with --lookups; its sha256 recorded), and returns
+atoms (evalkit/scenario/atoms.py).
 A reply that breaks the atoms schema gets one repair request; if that fails
 too, the answer is recorded with its error and no atoms. An empty list of
 atoms is such a break for an answer of 20 words or more (evalkit/scenario/atoms.py).
@@ -24,10 +25,13 @@ family of a generator in RAW, whatever the provider, snapshot date, version
 or region (evalkit/families.py: gpt-4o-2024-08-06 is gpt-4o). One atoms line
 per evaluated answer and repeat, flushed at once: id, variant (the
 generator), repeat, evaluator (provider, model, prompt, prompt_sha256),
+settings (what shapes a reply: json_mode, max_tokens, temperature, context:
+tools, passages or none, prompt), the model the server reported
+(served_model; a path of a file reduced to its name, served_model_reduced),
 atoms, error. Re-running continues: answers already atomized by this
-evaluator and prompt are skipped; an ATOMS file written by another evaluator
-or prompt is refused (write another file), and so is a line whose fields are
-not of their type, before anything is written.
+evaluator, prompt and settings are skipped; an ATOMS file written by another
+evaluator, prompt or settings is refused (write another file), and so is a
+line whose fields are not of their type, before anything is written.
 
 --retry-errors atomizes again, once, exactly the answers of ATOMS recorded
 with an error; the new line replaces the old one, keeps its calls first in
@@ -98,9 +102,10 @@ def parse_args(argv):
                                            f"{DEFAULT_EVALUATOR[0]}, as the spec says)")
     parser.add_argument("--model", help="the evaluator's model (default: BENCH_MODEL; with no "
                                         f"provider and no model configured, {DEFAULT_EVALUATOR[1]})")
-    parser.add_argument("--cases", help="the scenario file: question and topic vocabulary")
-    parser.add_argument("--prompt", help="versioned prompt (default atomize-v3 with --cases, "
-                                         "atomize-v2 with --lookups, atomize-v1 without --cases)")
+    parser.add_argument("--cases", required=True,
+                        help="the scenario file: question, city, address, topic vocabulary")
+    parser.add_argument("--prompt", help="versioned prompt (default atomize-v3, atomize-v2 with "
+                                         "--lookups)")
     parser.add_argument("--lookups", action="store_true",
                         help="the evaluator looks each claim up in the city's code (tools, or "
                              "the passages found when the model takes none); needs --cases")
@@ -168,14 +173,23 @@ def key_of(record):
     return evaluation_key(record.get("id"), record.get("variant"), record.get("repeat"))
 
 
-def check_line(where, line, evaluator):
-    """Refuse a line of ATOMS that another evaluator or prompt wrote, or
-    one whose fields that atomize.py reads (to name the evaluation, to tell
-    an error, to keep the earlier calls) are not of their type."""
+def check_line(where, line, evaluator, settings):
+    """Refuse a line of ATOMS that another evaluator or prompt wrote, or with
+    other settings (a line before settings were recorded too: the file would
+    mix what no one can tell apart), or one whose fields that atomize.py
+    reads (to name the evaluation, to tell an error, to keep the earlier
+    calls) are not of their type."""
     if line.get("evaluator") != evaluator:
         raise BadInput(f"{where}: written by another evaluator or prompt "
                        f"({json.dumps(line.get('evaluator'), sort_keys=True)}); "
                        "a different evaluator or prompt writes a different file")
+    if line.get("settings") != settings:
+        recorded = line.get("settings")
+        raise BadInput(f"{where}: written with other settings ("
+                       + (json.dumps(recorded, sort_keys=True) if recorded is not None else
+                          "none recorded: an older atomize.py")
+                       + f", this run's {json.dumps(settings, sort_keys=True)}); "
+                         "other settings write a different file")
     problem = wrong_field(line, ATOMS_FIELDS)
     if problem is not None:
         raise BadInput(f"{where}: {problem} (not an atoms line atomize.py wrote)")
@@ -199,8 +213,10 @@ def check_families(where, line, provider, model, served=None):
             reported = "".join(f" ({side} server reported {name})" for side, name, asked in (
                 ("the generator's", generator, target.get("model")),
                 ("the evaluator's", evaluator, model)) if name != asked)
+            relation = f"are one model family ({shared})" if not shared.startswith("unknown") \
+                else f"cannot be told apart ({shared}: name the model id)"
             raise BadInput(f"{where}: the generator {variant_of(target)} and the evaluator "
-                           f"{provider}:{model} are one model family ({shared}){reported}; the "
+                           f"{provider}:{model} {relation}{reported}; the "
                            "spec forbids self-evaluation: choose an evaluator of another family")
 
 
@@ -214,7 +230,7 @@ def reported_model(line):
 def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeout,
                 lookups=None, where=None):
     """Atoms for one answer: ``(atoms or None, error or None, calls, the
-    model the server reported or None)``; with
+    model the server reported: (name, reduced) or None)``; with
     ``lookups`` (evalkit.asking.evallookup.AnswerLookups) the evaluator looks the
     code up first. ``where`` (scenarios.place_of) is the city and address,
     given in every mode as the generator was given them."""
@@ -251,7 +267,7 @@ def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeo
         else:
             atoms, problems = validate(reply.data, topics, answer=text)
             if not problems:
-                return atoms, None, calls, reply.model
+                return atoms, None, calls, (reply.model, reply.model_reduced)
         if turn == 0:
             shown = "; ".join(problems[:MAX_PROBLEMS_SHOWN])
             repair = ("\n\nYour previous reply was rejected by the validator: " + shown +
@@ -259,7 +275,7 @@ def atomize_one(client, model, prompt, question, topics, text, max_tokens, timeo
                       "rules above exactly.")
             user = fill(lookups.prompt_fields() if lookups else {})
     return (None, "atoms rejected after one repair: " + "; ".join(problems[:MAX_PROBLEMS_SHOWN]),
-            calls, reply.model)
+            calls, (reply.model, reply.model_reduced))
 
 
 def progress_text(record):
@@ -269,24 +285,32 @@ def progress_text(record):
     return f"{record['id']} {record['variant']} {state}"
 
 
-def default_prompt(cases, corpus):
+def default_prompt(corpus):
     """atomize-v2 looks claims up in the code; atomize-v3 tells the evaluator
-    the city and the address without it; atomize-v1, for answers without a
-    scenario file, knows neither."""
-    if corpus is not None:
-        return "atomize-v2"
-    return "atomize-v3" if cases is not None else "atomize-v1"
+    the city and the address without it. (atomize-v1, which knows neither, is
+    kept for the lines written with it.)"""
+    return "atomize-v2" if corpus is not None else "atomize-v3"
 
 
-def lookup_corpus(args, cases):
+def lookup_corpus(args):
     """The code the evaluator looks claims up in (--lookups), or None."""
     if not args.lookups:
         if args.passages:
             raise BadInput("--passages is a way of --lookups: give both")
         return None
-    if cases is None:
-        raise BadInput("--lookups needs --cases: the scenarios name the city and the address")
     return Corpus(args.corpus or corpus_beside(args.cases, "--lookups"))
+
+
+def run_settings(client, model, prompt, topics, args):
+    """The settings every atoms line of this run records (the ``settings``
+    block): how the reply is held to JSON, max_tokens, temperature (null: not
+    sent, the server's default), the context asked for (``tools``,
+    ``passages`` or ``none``: what an answer got is its ``lookups``) and the
+    prompt."""
+    request = providers.Request(system="", user="", model=model, schema=reply_schema(topics),
+                                max_tokens=args.max_tokens)
+    context = "none" if not args.lookups else "passages" if args.passages else "tools"
+    return dict(client.settings(request), context=context, prompt=prompt.name)
 
 
 def plan_jobs(work, cases, args, provider, model):
@@ -297,7 +321,7 @@ def plan_jobs(work, cases, args, provider, model):
     for where, line, text in work:
         variant = variant_of(line["target"])
         check_families(where, line, provider, model)
-        if cases and line["id"] not in cases.by_id:
+        if line["id"] not in cases.by_id:
             raise BadInput(f"{where}: {line['id']} is not a scenario of {args.cases}")
         if evaluation_key(line["id"], variant, 0) in jobs:
             raise BadInput(f"{where}: {line['id']} of {variant} is already on an earlier line")
@@ -328,39 +352,41 @@ def run_record(args, client, cases):
             "raw_file": os.path.basename(args.raw),
             # A user:password in the base URL is a secret: never in a line.
             "url": redact_userinfo(getattr(client, "base", None)),
-            "cases_sha256": cases.sha256 if cases else None}
+            "cases_sha256": cases.sha256}
 
 
 def atomize_all(args):
     cli.refuse_overwriting([("ATOMS", args.out)], [args.raw, args.cases, args.corpus])
     provider, model, client = evaluator_client(args)
     account = budget.account(PROG, client, args, provider, model, args.concurrency, os.environ)
-    cases = load_scenarios(args.cases) if args.cases else None
-    corpus = lookup_corpus(args, cases)
-    prompt = prompts.load(args.prompt or default_prompt(cases, corpus))
+    cases = load_scenarios(args.cases)
+    corpus = lookup_corpus(args)
+    prompt = prompts.load(args.prompt or default_prompt(corpus))
     work, missing = answers_to_atomize(args.raw, args.limit)
     jobs = plan_jobs(work, cases, args, provider, model)
     evaluator = evaluator_block(provider, model, prompt)
 
-    topics = sorted(cases.topics) if cases else None
+    topics = sorted(cases.topics)
+    settings = run_settings(client, model, prompt, topics, args)
     run_block = run_record(args, client, cases)
 
     def job(item):
         line, text, k = item
-        case = cases.by_id[line["id"]] if cases else None
-        question = case["question"] if case else line.get("question", "")
+        case = cases.by_id[line["id"]]
         lookups = AnswerLookups(corpus, os.path.basename(corpus.path), case,
                                 tools=not args.passages) if corpus else None
-        atoms, error, calls, served = atomize_one(client, model, prompt, question, topics, text,
-                                                  args.max_tokens, args.timeout, lookups,
-                                                  place_of(case) if case else None)
+        atoms, error, calls, served = atomize_one(client, model, prompt, case["question"], topics,
+                                                  text, args.max_tokens, args.timeout, lookups,
+                                                  place_of(case))
+        served, reduced = served or (None, False)
         # Checked again with the model the server says answered, before the
         # line is written: the run stops (exit 2) rather than keep its atoms.
         check_families(evaluation_key(line["id"], variant_of(line["target"]), k), line,
                        provider, model, served)
         record = {"format": 1, "id": line["id"], "variant": variant_of(line["target"]),
                   "generator": {k2: line["target"].get(k2) for k2 in ("kind", "provider", "model")},
-                  "repeat": k, "evaluator": evaluator, "served_model": served,
+                  "repeat": k, "evaluator": evaluator, "settings": settings,
+                  "served_model": served, "served_model_reduced": reduced,
                   "atoms": atoms, "error": error,
                   "response_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
                   "calls": calls, "run": run_block}
@@ -369,7 +395,7 @@ def atomize_all(args):
         return record
 
     out = resume.Output(PROG, args.out, jobs, key_of,
-                        lambda where, line: check_line(where, line, evaluator),
+                        lambda where, line: check_line(where, line, evaluator, settings),
                         None if args.quiet else progress_text, account.meter,
                         redo=(lambda line: bool(line.get("error"))) if args.retry_errors else None)
     try:

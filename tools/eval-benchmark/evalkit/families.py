@@ -12,21 +12,27 @@ Fireworks' ``accounts/fireworks/models/llama-v3p1-8b-instruct``) or a GGUF
 file. ``family(model)`` reduces a name to one key, and two models with the
 same key are one family:
 
-  1. lower case; an OpenAI fine-tune ``ft:BASE:org::id`` is its BASE
+  1. lower case; an OpenAI fine-tune ``ft:BASE:org::id`` is its BASE; a
+     provider written before the model (``openai:gpt-4o``, PROVIDER_PREFIXES)
+     unless what follows is an Ollama tag (``mistral:7b``)
   2. the route before the last ``/`` (``openai/``, ``meta-llama/``, an ARN,
      ``accounts/fireworks/models/``)
-  3. a Vertex version ``@...``; Bedrock's version ``-v2:0``; then Ollama's tag
-     after ``:`` (a size or quantisation: ``:8b``, ``:latest``, ``:70b-q4_K_M``)
+  3. a Vertex version ``@...``; Bedrock's version (``-v2:0``, ``-1:0``); then
+     Ollama's tag after ``:`` (a size or quantisation: ``:8b``, ``:latest``,
+     ``:70b-q4_K_M``)
   4. Bedrock's region and vendor prefixes (``us.``, ``eu.``, ``apac.``, ...;
      ``anthropic.``, ``meta.``, ...; ``deepseek.r1`` keeps its maker:
      ``deepseek-r1``); a ``.gguf`` file name's extension and quantisation;
      then RELEASES, a point release read as its release (``deepseek-v3.1``
-     and ``deepseek-v3-0324`` are ``deepseek-v3``)
+     and ``deepseek-v3-0324`` are ``deepseek-v3``; ``gpt-4-1106-preview`` is
+     ``gpt-4-turbo``)
   5. from the end, again and again: ``-latest``, a date (``-2024-08-06``,
      ``-20241022``, ``-0613``, ``-08-2024``, ``-002``; Groq's context length
-     ``-8192`` reads as one) and a dotted version (``-v0.3``)
+     ``-8192`` reads as one), a dotted version (``-v0.3``) and a dated preview
+     (``-preview-05-06``); a Gemini release's ``-preview`` or ``-exp``
   6. words that name a size or a packaging of one release: a parameter count
-     (``8b``, ``70b``, ``270m``, ``8x7b``, ``a3b``), ``instruct``, ``it``,
+     (``8b``, ``70b``, ``270m``, ``8x7b``, ``a3b``), a context length (``32k``:
+     ``gpt-4-32k`` is GPT-4), ``instruct``, ``it``,
      ``hf``, ``gguf``, a quantisation (``q4_k_m``, ``fp16``, ``awq``), and the
      maker ``meta`` before ``llama``; in a Llama name also the hosts' serving
      words (HOSTED_LLAMA_WORDS: Groq's ``instant``, ``versatile``, Together's
@@ -40,7 +46,18 @@ same key are one family:
 
 The family is the key of step 7, e.g. ``gpt4o``, ``claude35sonnet``,
 ``claudesonnet45``, ``llama31``, ``deepseekv3``; the provider never enters it
-(Claude on Bedrock is Claude).
+(Claude on Bedrock is Claude). A Bedrock ARN that names no model (an
+application inference profile, a custom, provisioned or imported model) has
+no family a name shows: ``same_family`` calls it ``unknown``, never another
+family, so generator != evaluator refuses it; name the model id instead.
+
+Two more readings of a name: ``closed_weights(model)``, a family whose
+weights were never published (Claude, GPT-3.5 to GPT-5, o1, o3, o4, Gemini;
+not gpt-oss nor Gemma), which no machine of one's own serves, so that such a
+name answered from this machine or a private network is a stand-in; and
+``served_name(model)``, a model id that is a path of a file (llama.cpp's
+server without ``--alias`` reports ``/home/me/models/x.gguf``) reduced to its
+file name and marked, so that no folder of the machine is published.
 
 Every pair the tests hold is in tests/test_families.py: ONE_FAMILY (names of
 one family, with its key), PAIRS (each pair marked one model or two: word
@@ -88,11 +105,40 @@ BEDROCK_KEEP_VENDOR = ("deepseek",)
 HOSTED_LLAMA_WORDS = ("instant", "versatile", "specdec", "preview", "turbo", "lite",
                       "reference", "free", "maas")
 
+# Provider names written before a model as ``provider:model`` (a router's or
+# an SDK's spelling, ``openai:gpt-4o``): step 1 reads the model after them.
+PROVIDER_PREFIXES = ("openai", "anthropic", "bedrock", "manual", "google", "google-gla",
+                     "google-vertex", "vertex", "vertex_ai", "gemini", "azure", "groq", "mistral",
+                     "cohere", "deepseek", "ollama", "together", "fireworks", "openrouter", "xai",
+                     "huggingface")
+# Words of an Ollama tag that are not packaging (``mistral:instruct``).
+OLLAMA_TAG_WORDS = ("latest", "instruct", "chat", "text", "code")
+
 # Releases whose every point version is one family (the route stripped):
-# deepseek-chat has named each V3 in turn; R1's releases and distillations.
+# deepseek-chat has named each V3 in turn; R1's releases and distillations;
+# GPT-4 Turbo's previews (gpt-4-1106-preview, gpt-4-0125-preview) before its
+# release, which is another model than GPT-4 (gpt-4, gpt-4-0613).
 RELEASES = ((re.compile(r"^deepseek-v3([.-].+)?$"), "deepseek-v3"),
             (re.compile(r"^deepseek-r1(-.+)?$"), "deepseek-r1"),
-            (re.compile(r"^deepseek-v2([.-].+)?$"), "deepseek-v2"))
+            (re.compile(r"^deepseek-v2([.-].+)?$"), "deepseek-v2"),
+            (re.compile(r"^gpt-4-(\d{4}-preview|turbo-preview|vision-preview)$"), "gpt-4-turbo"))
+
+# Bedrock ARNs that name no model: an application inference profile, a
+# custom, provisioned or imported model. Which model answers is known only to
+# the account, so no rule can tell it from the other side's (unknowable).
+_OPAQUE_ARN = re.compile(r"^arn:aws[a-z-]*:bedrock:[^:]*:[^:]*:(application-inference-profile|"
+                         r"custom-model|provisioned-model|imported-model)/", re.IGNORECASE)
+
+# Families whose weights their maker has never published: such a model is
+# served by its maker's API (or a cloud's), never from a machine of one's own,
+# so a name of one answered from this machine or a private network is a
+# stand-in (closed_weights). Open-weight neighbours stay out: gpt-oss, Gemma.
+_CLOSED = re.compile(r"^(claude|gpt3|gpt4|gpt5|chatgpt|o1|o3|o4|gemini|textdavinci|davinci)")
+
+# A model id that is a path of a file: llama.cpp's server started without
+# --alias reports the model by the path it was given (/home/me/models/x.gguf).
+_PATH = re.compile(r"^(/|~|\.{1,2}[/\\]|[A-Za-z]:[/\\]|\\\\)")
+_MODEL_FILE = re.compile(r"\.(gguf|ggml|bin|safetensors|pt|pth|onnx|llamafile)$", re.IGNORECASE)
 
 # Names of one model that the rules cannot join: key -> family key.
 ALIASES = {
@@ -107,9 +153,14 @@ ALIASES = {
 
 _SUFFIXES = (re.compile(r"-latest$"), re.compile(r"-\d{4}-\d{2}-\d{2}$"),
              re.compile(r"-\d{2}-\d{4}$"), re.compile(r"-\d{8}$"), re.compile(r"-\d{3,4}$"),
-             re.compile(r"-v\d+(\.\d+)+$"))
+             re.compile(r"-v\d+(\.\d+)+$"),
+             # a dated preview or experiment of a release: gemini-2.5-pro-preview-05-06
+             re.compile(r"-(preview|exp)-(\d{2}-\d{2}|\d{4})$"))
+# A Gemini release's preview or experiment, dated or not, is that release.
+_GEMINI_PREVIEW = re.compile(r"^(gemini-.+?)-(preview|exp)$")
 _PACKAGING = re.compile(r"^(\d+(\.\d+)?[bm]|\d+x\d+(\.\d+)?b|a\d+(\.\d+)?b|instruct|it|hf|gguf"
-                        r"|i?q\d(_[0-9a-z]+)*|fp\d+|bf16|f16|f32|int\d|awq|gptq|mlx|\d+bit)$")
+                        r"|i?q\d(_[0-9a-z]+)*|fp\d+|bf16|f16|f32|int\d|awq|gptq|mlx|\d+bit"
+                        r"|\d+k)$")
 _FIREWORKS_VERSION = re.compile(r"^v(\d+)(?:p(\d+))?$")  # llama-v3p1: Llama 3.1
 # A Claude key in either order: claude45sonnet, claudesonnet45.
 _CLAUDE = re.compile(r"^claude(?:(?P<v1>\d+)(?P<t1>sonnet|opus|haiku)"
@@ -126,13 +177,27 @@ def _strip_bedrock(name):
         name = f"{head}-{rest}" if keep else rest
 
 
+def _strip_provider(name):
+    """Step 1's provider prefix: ``openai:gpt-4o`` is gpt-4o, while the part
+    after an Ollama name's colon is its tag (``mistral:7b``, ``mistral:latest``)."""
+    head, colon, rest = name.partition(":")
+    if not colon or head not in PROVIDER_PREFIXES or not rest:
+        return name
+    tag = rest.split(":", 1)[0]
+    if tag[0].isdigit() or all(_PACKAGING.match(w) or w in OLLAMA_TAG_WORDS
+                               for w in tag.split("-")):
+        return name
+    return rest
+
+
 def _strip_route(name):
     """Steps 1-4: what only says where or how the model was reached."""
     if name.startswith("ft:") and name.count(":") >= 2:
         name = name.split(":")[1]
+    name = _strip_provider(name)
     name = name.rsplit("/", 1)[-1]
     name = name.split("@", 1)[0]
-    name = re.sub(r"-v\d+:\d+$", "", name)
+    name = re.sub(r"-v?\d+:\d+$", "", name)
     name = name.split(":", 1)[0]
     name = _strip_bedrock(name)
     name = re.sub(r"\.gguf$", "", name)
@@ -167,6 +232,7 @@ def _hosted_llama(words):
 def _strip_version(name):
     """Steps 5-6: snapshot dates, versions, sizes and packaging words."""
     name = _strip_suffixes(name)
+    name = _GEMINI_PREVIEW.sub(r"\1", name)
     words = [w for w in name.split("-") if not _PACKAGING.match(w)] or [name]
     if len(words) > 1 and words[0] == "meta" and words[1].startswith("llama"):
         words = words[1:]
@@ -201,7 +267,41 @@ def split_variant(variant):
     return provider, model.removesuffix("+corpus")  # the model, whatever it was given
 
 
+def unknowable(model):
+    """Why no rule can tell the family of ``model`` (a Bedrock ARN that names
+    no model), or None."""
+    if _OPAQUE_ARN.match(str(model).strip()):
+        kind = str(model).strip().split(":")[5].split("/")[0]
+        return f"{kind.replace('-', ' ')}: an ARN that names no model"
+    return None
+
+
 def same_family(model_a, model_b):
-    """The family both belong to, or None when they are of different families."""
+    """The family both belong to, or None when they are of different families.
+    A name whose family is unknowable is never of another family: it is
+    ``unknown (why)``, so that generator != evaluator refuses it."""
+    why = unknowable(model_a) or unknowable(model_b)
+    if why:
+        return f"unknown: {why}"
     a, b = family(model_a), family(model_b)
     return a if a == b else None
+
+
+def closed_weights(model):
+    """True when ``model`` is of a family whose weights were never published
+    (Claude, GPT-3.5 to GPT-5, o1, o3, o4, Gemini): no machine of one's own
+    serves it."""
+    return bool(_CLOSED.match(family(model)))
+
+
+def served_name(model):
+    """``(name, reduced)`` of a model id a server reported: a path of a file
+    (``/home/me/models/qwen.gguf``, ``C:\\models\\qwen.gguf``, ``./qwen.gguf``,
+    ``models/qwen.gguf``) is reduced to its file name (``qwen.gguf``), so that
+    no folder of the machine that ran is ever published, and ``reduced`` is
+    True; any other name (``meta-llama/Llama-3.1-8B``, an ARN) is kept."""
+    if not isinstance(model, str):
+        return model, False
+    if not (_PATH.match(model) or "\\" in model or ("/" in model and _MODEL_FILE.search(model))):
+        return model, False
+    return re.split(r"[/\\]", model.rstrip("/\\"))[-1] or "(a folder)", True

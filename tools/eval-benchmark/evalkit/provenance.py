@@ -16,9 +16,14 @@ machine's own name): no hosted API has one. ``is_here(url)`` is that, or a name
 that resolves (getaddrinfo: the hosts file, then DNS) to such an address or to
 one this machine holds (it can bind it: its own public address). ai_eval.py
 labels a run whose endpoint is_here a local run, never a hosted one.
+
+``machine_folder_in(text)`` is the home folder or the repository's absolute
+path when ``text`` names one: what a published file (a scenario run's folder,
+a result of evals/ai/results/) must never hold, checked before it is written.
 """
 
 import ipaddress
+import json
 import os
 import platform
 import re
@@ -26,7 +31,7 @@ import socket
 import subprocess
 from urllib.parse import urlsplit
 
-from . import SCRIPTS_DIR
+from . import REPO, SCRIPTS_DIR
 
 
 # Names that never leave a machine or its network (RFC 6761, 6762, 8375, and
@@ -122,3 +127,23 @@ def _bindable(address):
     except OSError:
         return False
     return True
+
+
+def machine_folders():
+    """The folders of the running machine that no published file may name:
+    the user's home folder and the repository's own absolute path (a model
+    id that was a path, a message that quoted one)."""
+    home = os.path.expanduser("~")
+    folders = {os.path.abspath(REPO)} | ({home} if home not in ("", "~", os.sep) else set())
+    return sorted((f for f in folders if len(f) > 1), key=len, reverse=True)
+
+
+def machine_folder_in(text):
+    """The first of machine_folders that ``text`` names, as written or as JSON
+    escapes it (a Windows path's backslashes), followed by a separator, a
+    quote, white space or the end; None when it names none."""
+    for folder in machine_folders():
+        for spelling in {folder, json.dumps(folder)[1:-1]}:
+            if re.search(re.escape(spelling) + r"(?=[/\\\"'\s]|$)", text):
+                return folder
+    return None

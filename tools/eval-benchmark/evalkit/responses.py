@@ -14,6 +14,7 @@ that asked.
                               (OpenAI chat.completion, Anthropic Messages,
                               Bedrock Converse), or the text itself for answers
                               collected by hand
+  reply_format(doc)           which of those wire formats a body is in
 
   parse_received(text)        a received JSON text, parsed so that every
                               string in it can be written (below)
@@ -161,6 +162,22 @@ def bedrock_text(doc):
 
 
 REPLY_TEXT = {"openai": openai_text, "anthropic": anthropic_text, "bedrock": bedrock_text}
+
+
+def reply_format(doc):
+    """The provider whose wire format a parsed success body is in: ``openai``
+    (Chat Completions: a ``choices`` list), ``anthropic`` (Messages: ``type``
+    message with a ``content`` list), ``bedrock`` (Converse:
+    ``output.message``); None for anything else (an error body, say)."""
+    if not isinstance(doc, dict):
+        return None
+    if isinstance(doc.get("choices"), list):
+        return "openai"
+    if doc.get("type") == "message" and isinstance(doc.get("content"), list):
+        return "anthropic"
+    output = doc.get("output")
+    return "bedrock" if isinstance(output, dict) and isinstance(output.get("message"), dict) \
+        else None
 
 
 def answer_text(target, response):

@@ -257,9 +257,16 @@ ATOMS LINE (atomize.py output, one per answer, evaluator and repeat, format 1)
   repeat            0.. (atomize.py --repeat K)
   evaluator         provider, model, prompt, prompt_sha256; never of the
                     generator's model family (evalkit/families.py)
-  served_model      the model the evaluator's server reported (null when no reply
-                    came); it may not be of the generator's family either, nor of
-                    the model the generator's server reported
+  settings          what shaped the replies, the same for every line of a file:
+                    json_mode (json_schema, json_object or none: OPENAI_JSON_MODE;
+                    forced_tool: Anthropic, Bedrock), max_tokens, temperature
+                    (null: not sent), context (tools, passages or none) and
+                    prompt; score.py refuses settings the line disagrees with
+  served_model, served_model_reduced   the model the evaluator's server
+                    reported (null when no reply came); it may not be of the
+                    generator's family either, nor of the model the generator's
+                    server reported; a path of a file is kept as the file's name
+                    (llama.cpp's server without --alias), and then reduced is true
   atoms             null on error, else a list of atoms with exactly:
                     text, correctness (correct, correct-vague, correct-action,
                     correct-judg, correct-range, hedge-correct, vague-correct,

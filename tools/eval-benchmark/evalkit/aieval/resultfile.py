@@ -1,16 +1,22 @@
 """Result files of recorded runs (evals/ai/results/): what their provenance
 must hold, and the checks that refuse a number without it.
 
-A result file (``format`` 3) holds exactly ``format``, ``suite``, ``run``,
+A result file (``format`` 4) holds exactly ``format``, ``suite``, ``run``,
 ``summary``, ``cases`` (the per-case records), ``errors`` and ``calls`` (per
-case, each model call: the model the server reported, whether the server
-said it is a stand-in, and its token usage). The ``run`` block holds exactly
-RUN_FIELDS: ``status``, ``endpoint`` (the base URL called), ``provider``,
-``model`` (asked for), ``served_model`` / ``served_models`` (what the server
-reported), ``prompt_versions``, ``date_utc`` / ``dates_utc``, ``git_commit``,
-``git_dirty``, ``cases_file``, ``cases_sha256``, ``inputs`` (each input's
-repository path and sha256), ``cases_run``, ``limit``, ``tool``,
-``tool_version``, ``python`` and ``tokens``. A key given twice is refused when
+case, each model call: its ``prompt``, the model the server reported and
+whether it was reduced from a path of a file, whether the server said it is
+a stand-in, the wire format of its reply, ``reply_format``, and its token
+usage). The ``run`` block holds exactly RUN_FIELDS_4: ``status``,
+``endpoint`` (the base URL called), ``provider``, ``model`` (asked for),
+``served_model`` / ``served_models`` (what the server reported),
+``prompt_versions``, ``settings`` (json_mode, max_tokens, temperature: null
+when not sent, context: none for intake, passages for grounding),
+``date_utc`` / ``dates_utc``, ``git_commit``, ``git_dirty``, ``cases_file``,
+``cases_sha256``, ``inputs`` (each input's repository path and sha256),
+``cases_run``, ``limit``, ``tool``, ``tool_version``, ``python`` and
+``tokens``. A ``format`` 3 file, written before the settings were recorded,
+has no ``settings`` and its calls only the served model, stand-in and usage;
+it is read and checked as it was written. A key given twice is refused when
 the file is read (``load``): the second ``"summary"`` would silently win.
 
 status is one of
@@ -23,7 +29,9 @@ status is one of
                           answered, and its server named it (served_model)
   ``example``             a stand-in answered (the server said so, in every
                           reply: ``"stand_in": true``, or a model id beginning
-                          ``stand-in``), or a local server that named no model
+                          ``stand-in``), a local server that named no model,
+                          or a closed-weights model (families.closed_weights)
+                          answered from this machine or a private network
   ``not_run``             holds ``format``, ``suite`` and a ``run`` of
                           ``status``, ``provider``, ``model`` and a ``reason``
                           without a digit: no result, not even as text
@@ -35,14 +43,24 @@ Numbers are never written by hand, so:
                           ``run.cases_run`` the number of them and within
                           ``run.limit``, ``run.tokens`` and the served models
                           what ``calls`` add up to, the dates calendar days not
-                          after today; for a recorded run (live or local) a
+                          after today; the prompts the suite's calls use,
+                          each listed once (intake-vN; explain-vN and
+                          staff-questions-vN); in format 4 the settings (a
+                          JSON mode of the provider, the suite's context) and
+                          each call held to them: its prompt the one of its
+                          place, its reply in the provider's wire format, its
+                          output tokens within max_tokens, every listed
+                          prompt used; for a recorded run (live or local) a
                           clean tree, no stand-in, every served model of the
-                          asked model's family (evalkit/families.py), an
-                          endpoint of its status whose API is the provider's
-                          (anthropic never at an OpenAI-style ``.../v1`` or
-                          api.openai.com, bedrock only at bedrock-runtime),
-                          and the committed inputs of evals/ai/ (not the
-                          tests' fixtures under the real file's name)
+                          asked model's family (evalkit/families.py), no
+                          closed-weights model run locally, at a maker's own
+                          API (api.openai.com, api.anthropic.com) only its
+                          maker's models, an endpoint of its status whose API
+                          is the provider's (anthropic never at an
+                          OpenAI-style ``.../v1`` or api.openai.com, bedrock
+                          only at bedrock-runtime), and the committed inputs
+                          of evals/ai/ (not the tests' fixtures under the real
+                          file's name)
   ``recompute_problems``  every published figure (summary, per-case records,
                           errors) scored again from the per-case records and
                           the inputs, whose sha256 must match; the records
@@ -79,14 +97,19 @@ import tempfile
 from urllib.parse import urlsplit
 
 from .. import BadInput, calendar_date
-from ..families import family, same_family
+from ..families import closed_weights, family, same_family
 from ..fields import brief, listed, shown, wrong_field
 from .grounding import Corpus, Rules, score as score_grounding
 from .intake import Vocabulary, load_cases, score as score_intake
 from ..jsonl import read_json, sha256_file, sha256_of
 from ..provenance import host_of, is_local_host, literal_address
+from ..responses import parse_received, reply_format
 
-FORMAT = 3
+# Format 4 records the settings (run.settings) and, per call, its prompt, its
+# reply's wire format and a served model reduced from a path; format 3 files,
+# written before, are read as they are (their settings not recorded).
+FORMAT = 4
+FORMATS = (3, 4)
 HEX40 = re.compile(r"^[0-9a-f]{40}$")
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 PROMPTS = "tools/eval-benchmark/prompts"
@@ -104,10 +127,27 @@ RUN_FIELDS = {"status": "string", "endpoint": "string", "provider": "string", "m
               "cases_sha256": "string", "inputs": "object", "cases_run": "integer",
               "limit": "integer|null", "tool": "string", "tool_version": "string",
               "python": "string", "tokens": "object"}
+RUN_FIELDS_4 = dict(RUN_FIELDS, settings="object")
 PROMPT_FIELDS = {"name": "string", "sha256": "string"}
 INPUT_FIELDS = {"path": "string|null", "name": "string", "sha256": "string"}
 CASE_CALLS_FIELDS = {"id": "string", "calls": "objects"}
 CALL_FIELDS = {"served_model": "string|null", "stand_in": "boolean", "usage": "object|null"}
+CALL_FIELDS_4 = dict(CALL_FIELDS, **{"prompt": "string", "served_model_reduced": "boolean",
+                                     "reply_format": "string|null"})
+SETTINGS_FIELDS = {"json_mode": "string", "max_tokens": "integer", "temperature": "number|null",
+                   "context": "string"}
+# How each provider holds a reply to JSON (providers' json_mode_of), and the
+# context each suite gives: the matched rules' passages to grounding.
+JSON_MODES = {"openai": ("json_object", "json_schema", "none"),
+              "anthropic": ("forced_tool",), "bedrock": ("forced_tool", "none")}
+CONTEXTS = {"intake": "none", "grounding": "passages"}
+# The prompts each suite's calls use, in their order, by name before -vN: a
+# run lists each of them once, and no other.
+SUITE_PROMPTS = {"intake": ("intake",), "grounding": ("explain", "staff-questions")}
+# The models a maker's own API serves (by family key, evalkit/families.py):
+# a run at api.openai.com of a Qwen model is no run of that API.
+MAKERS = {"openai": re.compile(r"^(gpt|o\d|chatgpt|davinci|textdavinci|babbage|codex)"),
+          "anthropic": re.compile(r"^claude")}
 USAGE_FIELDS = {"input_tokens": "integer|null", "cached_input_tokens": "integer|null",
                 "output_tokens": "integer|null", "reported": "boolean"}
 CALLS_PER_CASE = {"intake": 1, "grounding": 2}
@@ -144,12 +184,6 @@ def _numbers(value, path="", out=None):
     return out
 
 
-def is_local_url(url):
-    """True when ``url`` names this machine or a private network as written
-    (provenance.is_local_host; no lookup)."""
-    return is_local_host(host_of(url))
-
-
 def api_of(host):
     """The provider whose API a host serves, or None for any other host."""
     return "bedrock" if _BEDROCK_HOST.match(host) else API_HOSTS.get(host)
@@ -163,15 +197,24 @@ def load(path):
 # -- the calls: served models, stand-ins and tokens ---------------------------
 
 def call_record(call):
-    """What a result keeps of one call of a raw line: the model its server
-    reported, whether the server said it is a stand-in, and its usage."""
+    """What a result keeps of one call of a raw line: its prompt, the model
+    its server reported (reduced from a path or not), whether the server said
+    it is a stand-in, the wire format of its reply (responses.reply_format:
+    openai, anthropic, bedrock, or null for none, a failed call's), and its
+    usage."""
     usage = call.get("usage")
     kept = None
     if isinstance(usage, dict):
         both = all(isinstance(usage.get(key), int) for key in ("input_tokens", "output_tokens"))
         kept = {key: usage.get(key) for key in ("input_tokens", "cached_input_tokens", "output_tokens")}
         kept["reported"] = bool(usage.get("reported", both))
-    return {"served_model": call.get("served_model"), "stand_in": call.get("stand_in") is True,
+    try:
+        doc = parse_received(call["reply"]) if isinstance(call.get("reply"), str) else None
+    except (ValueError, RecursionError):
+        doc = None
+    return {"prompt": call.get("prompt"), "served_model": call.get("served_model"),
+            "served_model_reduced": call.get("served_model_reduced") is True,
+            "stand_in": call.get("stand_in") is True, "reply_format": reply_format(doc),
             "usage": kept}
 
 
@@ -291,29 +334,96 @@ def _count_problems(doc):
     return []
 
 
-def _calls_problems(doc):
-    """``calls``: one record per case, in order, each call of its shape; the
-    tokens and served models of ``run`` are what they add up to."""
+def _call_shape_problems(doc):
+    """``calls``: one record per case, in order, each call of its shape."""
     calls, per_case = doc["calls"], CALLS_PER_CASE[doc["suite"]]
     if [c.get("id") for c in calls] != [c.get("id") for c in doc["cases"]]:
         return ["calls must hold one record per case, in the order of cases"]
-    found = []
+    fields = CALL_FIELDS_4 if doc["format"] >= 4 else CALL_FIELDS
     for n, case in enumerate(calls):
-        found += _shape(case, CASE_CALLS_FIELDS, f"calls[{n}].")
+        found = _shape(case, CASE_CALLS_FIELDS, f"calls[{n}].")
         if not found and len(case["calls"]) != per_case:
             found.append(f"calls[{n}] must hold the case's {per_case} call(s)")
         for k, call in enumerate(case["calls"] if not found else []):
-            found += _shape(call, CALL_FIELDS, f"calls[{n}].calls[{k}].")
+            found += _shape(call, fields, f"calls[{n}].calls[{k}].")
             if not found and call["usage"] is not None:
                 found += _shape(call["usage"], USAGE_FIELDS, f"calls[{n}].calls[{k}].usage.")
         if found:
             return found
-    run = doc["run"]
+    return []
+
+
+def _calls_problems(doc):
+    """``calls`` of their shape and, in format 4, of the run's settings and
+    prompts; the tokens and served models of ``run`` are what they add up to."""
+    found = _call_shape_problems(doc)
+    if not found and doc["format"] >= 4:
+        found = _call_settings_problems(doc)
+    if found:
+        return found
+    calls, run = doc["calls"], doc["run"]
     if not same(tokens_of(calls), run["tokens"]):
         found.append("run.tokens is not what the calls' usage adds up to")
     if (run["served_model"], run["served_models"]) != served_of(calls):
         found.append("run.served_model and run.served_models are not the models the calls name")
     return found
+
+
+def _settings_problems(doc):
+    """run.settings: exactly its fields, a JSON mode of the provider, the
+    suite's context, a positive token limit."""
+    settings, run = doc["run"]["settings"], doc["run"]
+    found = _shape(settings, SETTINGS_FIELDS, "run.settings.")
+    if found:
+        return found
+    if settings["json_mode"] not in JSON_MODES.get(run["provider"], (settings["json_mode"],)):
+        found.append(f"run.settings.json_mode {brief(settings['json_mode'])} is not one of "
+                     f"{brief(run['provider'])}'s ({', '.join(JSON_MODES[run['provider']])})")
+    if settings["context"] != CONTEXTS.get(doc["suite"], settings["context"]):
+        found.append(f"run.settings.context {brief(settings['context'])}: the {doc['suite']} "
+                     f"suite gives {CONTEXTS[doc['suite']]}")
+    if settings["max_tokens"] < 1:
+        found.append("run.settings.max_tokens must be at least 1")
+    return found
+
+
+def _prompt_problems(doc):
+    """A run lists every prompt its suite's calls use, each once, and no other."""
+    names = [p.get("name") for p in doc["run"]["prompt_versions"]]
+    roles = [re.sub(r"-v\d+$", "", str(name)) for name in names]
+    wanted = SUITE_PROMPTS.get(doc["suite"])
+    if wanted is None or sorted(roles) == sorted(wanted):
+        return []
+    return [f"run.prompt_versions names {', '.join(brief(n) for n in names) or 'none'}; a "
+            f"{doc['suite']} run uses one prompt of each of {', '.join(wanted)}, and lists each"]
+
+
+def _call_settings_problems(doc):
+    """Each call of a format-4 file: a prompt of the run, the one of its place
+    in the case (SUITE_PROMPTS), its reply in its provider's wire format, its
+    output tokens within run.settings.max_tokens; every listed prompt used."""
+    run, found = doc["run"], []
+    listed_names = [p["name"] for p in run["prompt_versions"]]
+    used = set()
+    for n, case in enumerate(doc["calls"]):
+        for k, call in enumerate(case["calls"]):
+            place = f"calls[{n}].calls[{k}]"
+            used.add(call["prompt"])
+            role = SUITE_PROMPTS[doc["suite"]][k]
+            if call["prompt"] not in listed_names or not call["prompt"].startswith(role + "-v"):
+                found.append(f"{place}.prompt {brief(call['prompt'])} is not the run's {role} "
+                             "prompt (run.prompt_versions)")
+            if call["reply_format"] not in (None, run["provider"]):
+                found.append(f"{place}: a reply in {brief(call['reply_format'])}'s wire format, "
+                             f"but run.provider is {brief(run['provider'])}: not its provider's")
+            tokens = (call["usage"] or {}).get("output_tokens")
+            if isinstance(tokens, int) and tokens > run["settings"]["max_tokens"]:
+                found.append(f"{place}: {tokens} output tokens, over run.settings.max_tokens "
+                             f"{run['settings']['max_tokens']}")
+            if found:
+                return found
+    unused = [name for name in listed_names if name not in used]
+    return [f"run.prompt_versions lists {brief(unused[0])}, which no call used"] if unused else []
 
 
 def _shape_problems(doc):
@@ -322,11 +432,15 @@ def _shape_problems(doc):
     if "cases" not in doc or doc["cases"] == []:
         found = [p for p in found if not p.startswith("cases ")]
         found.append("no per-case records (cases): the figures cannot be recomputed")
-    found += _shape(doc["run"], RUN_FIELDS, "run.")
+    older = doc.get("format") == 3  # written before the settings were recorded
+    found += _shape(doc["run"], RUN_FIELDS if older else RUN_FIELDS_4, "run.")
     if found:
         return found
-    if doc["format"] != FORMAT:
-        found.append(f"format {doc['format']} is not {FORMAT}, the format of a result file")
+    if doc["format"] not in FORMATS:
+        return [f"format {doc['format']} is not {FORMAT}, the format of a result file (nor "
+                f"{', '.join(map(str, FORMATS[:-1]))}, which is read as it was written)"]
+    if not older:
+        found += _settings_problems(doc)
     if doc["suite"] not in CALLS_PER_CASE:
         found.append("suite must be intake or grounding")
     if not all(isinstance(r.get("id"), str) for r in doc["cases"]):
@@ -349,7 +463,7 @@ def problems(doc):
     found = _shape_problems(doc)
     if found:
         return found
-    found = _run_problems(run) + _count_problems(doc)
+    found = _run_problems(run) + _count_problems(doc) + _prompt_problems(doc)
     found = found or _calls_problems(doc)
     if not found and status in RECORDED:
         found = _recorded_problems(doc)
@@ -376,6 +490,16 @@ def _served_problems(doc):
     if run["status"] == "recorded_local_run" and not run["served_models"]:
         return ["a local run names the model its server reported, and no reply named one: "
                 "label the run example"]
+    closed = [name for name in [run["model"]] + run["served_models"] if closed_weights(name)]
+    if run["status"] == "recorded_local_run" and closed:
+        return [f"a local run of {brief(closed[0])}, a closed-weights model no machine of one's "
+                "own serves: what answered is a stand-in; label the run example"]
+    maker = MAKERS.get(api_of(host_of(run["endpoint"])))
+    strangers = [name for name in [run["model"]] + run["served_models"]
+                 if maker is not None and not maker.match(family(name))]
+    if run["status"] == "recorded_live_run" and strangers:
+        return [f"run.endpoint {brief(run['endpoint'])} serves its maker's models only, not "
+                f"{brief(strangers[0])}: not a run of that API"]
     return [f"the server reported {brief(name)}, not of the family of run.model "
             f"{brief(run['model'])} ({family(run['model'])}): record the model that answered"
             for name in run["served_models"] if same_family(run["model"], name) is None]

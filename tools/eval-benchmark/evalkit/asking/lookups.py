@@ -74,18 +74,3 @@ class Lookups:
             return (section, None) if section else (None, f"no section {value!r} in the code")
         parcel = self.corpus.parcel(value)
         return (parcel, None) if parcel else (None, f"no parcel at {value!r}")
-
-    def consulted(self):
-        """The section ids the lookups returned, in the order first seen: what
-        a verified truth may rest on."""
-        seen = []
-        for call in self.exchange:
-            output = call["output"]
-            if call["tool"] == "search_code" and output:
-                ids = [hit["section"] for hit in output]
-            elif call["tool"] == "read_section" and output:
-                ids = [output["id"]]
-            else:
-                ids = []
-            seen += [sid for sid in ids if sid not in seen]
-        return seen

@@ -28,6 +28,8 @@ from .runner import run_jobs
 # scenario names about six topics (93 over 16), so about one passage a topic
 # and a little room, as a site assistant's retrieval gives.
 CONTEXT_PASSAGES = 8
+# How a scenario run asks its failed questions again (no quarter's make target).
+AGAIN = "the same run.py command with --retry-failed"
 
 
 def run(args, cases):
@@ -42,10 +44,10 @@ def run(args, cases):
     try:
         with out:
             run_jobs(out.pending, generator.ask, out, args.concurrency,
-                     rawline.FirstFailures(args.out))
+                     rawline.FirstFailures(args.out, again=AGAIN))
     except budget.CallLimitReached as exc:
         return account.stopped(exc)
-    code = rawline.report(out.finish(rawline.merge_retry), questions)
+    code = rawline.report(out.finish(rawline.merge_retry), questions, again=AGAIN)
     if account is not None:
         account.report()
     return code
@@ -117,8 +119,12 @@ class Generator:
                 "status": exc.status, "body": exc.raw, "body_base64": None, "truncated": False}
             return {"request": request, "attempts": exc.attempts, "response": response,
                     "derived": {"answer": None, "problem": str(exc)}, "usage": None}
+        # The model the server reported; a path of a file (llama.cpp's server
+        # without --alias) is reduced to its name, here and in the body.
         response = {"status": 200, "body": reply.raw, "body_base64": None, "truncated": False,
                     "model": reply.model, "stop": reply.stop, "cut_off": reply.truncated}
+        if reply.model_reduced:
+            response["model_reduced"] = True
         problem = None if visible(reply.text) else (reply.problem or "empty answer")
         return {"request": request, "attempts": reply.attempts, "response": response,
                 "derived": {"answer": reply.text or None, "problem": problem},

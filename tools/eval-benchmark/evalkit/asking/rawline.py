@@ -23,6 +23,9 @@ PROG = "run.py"
 # Five failures alike before any answer: the endpoint is at fault, not the
 # questions (a flaky one fails a question here and there, not five in a row).
 FIRST_FAILURES = 5
+# How a quarter's failed questions are asked again (the Makefile's target);
+# a scenario run says its own (modelrun.py).
+AGAIN = "make retry QUARTER=..."
 # The fields of a raw line that run.py reads when it continues OUT (to tell
 # what was delivered, to ask again, to keep the earlier attempts), and their
 # types (fields.wrong_field).
@@ -116,8 +119,9 @@ class FirstFailures:
     """Stops a run whose first FIRST_FAILURES questions all fail the same way, none
     answered: the endpoint is at fault, and the rest would record more of the same."""
 
-    def __init__(self, out):
+    def __init__(self, out, again=None):
         self.out, self.reasons = out, []   # reasons: None once an answer was delivered
+        self.again = again or AGAIN
 
     def __call__(self, line):
         if self.reasons is None or interrupted(line):
@@ -130,7 +134,7 @@ class FirstFailures:
             raise BadInput(f"the first {FIRST_FAILURES} questions all failed the same way "
                            f"({self.reasons[0]}), none was answered: stopped; their lines are "
                            f"kept in {self.out}: fix the endpoint, then ask them again with "
-                           "--retry-failed (make retry QUARTER=...)")
+                           f"--retry-failed ({self.again})")
 
 
 def failure(line):
@@ -170,10 +174,12 @@ def say_summary(out, asked, skipped):
                   f"failed; {skipped} skipped as already in the file")
 
 
-def report(lines, cases):
+def report(lines, cases, again=None):
     """The exit code of a run whose ``cases`` have ``lines``: 1 with the
     cases that got no answer on stderr. Then the answers cut off at the token
-    limit, and which failed questions --retry-failed would ask again."""
+    limit, and which failed questions --retry-failed would ask again
+    (``again``: how, AGAIN for a quarter's questions)."""
+    again = again or AGAIN
     failed = [key for key in cases if key not in lines or not delivered(lines[key])]
     code = resume.exit_code(PROG, failed, len(cases), "case(s) got no answer")
     cut = [key for key, line in lines.items() if (line.get("response") or {}).get("cut_off")]
@@ -186,9 +192,9 @@ def report(lines, cases):
     if stopped:
         cli.say(PROG, f"{len(stopped)} of them interrupted (Ctrl-C) after the question was "
                       f"sent: {', '.join(stopped)}; ask them again, once, with --retry-failed "
-                      "(make retry QUARTER=...)")
+                      f"({again})")
     if len(retry) > len(stopped):
         cli.say(PROG, f"{len(retry) - len(stopped)} of them because the request failed: when "
                       "the endpoint answers, ask them again, once, with --retry-failed "
-                      "(make retry QUARTER=...)")
+                      f"({again})")
     return code

@@ -46,8 +46,12 @@ SCALES = {
                "Accessible. Key terms defined, concrete next steps stated.",
                "Resident-ready. Plainly written, anticipates resident-level confusion, "
                "scaffolds next steps.")}
+# No text is wider than its box: a sha256, a model's id or a long word breaks
+# where it must (overflow-wrap) and a wide table scrolls inside its own box
+# (.wide), so a phone of 390 px never gets a page wider than itself.
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#222}
+p,li,h1,h2,blockquote{overflow-wrap:anywhere}td,th{overflow-wrap:break-word}
 table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #ccc;padding:.3rem .5rem;vertical-align:top}
 .s{display:inline-block;min-width:2.6em;margin:1px;padding:0 .2em;text-align:center;border-radius:3px}
 blockquote{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}
@@ -59,11 +63,18 @@ table.cards thead{display:none}table.cards tr{border:1px solid #ccc;margin:.6rem
 table.cards td{border:0;border-top:1px solid #eee}
 table.cards td::before{content:attr(data-label);display:block;font-size:.85em;color:#555}}
 """
-# What an n/a cell and a "verified K/N" mark mean, on the dashboard as in results.md.
-NOT_SCORED = ("n/a where there was nothing to score (no atom). "
+# What an n/a cell, an empty one and a "verified K/N" mark mean, on the
+# dashboard as in results.md.
+NOT_SCORED = ("n/a where there was nothing to score (no atom); failed: the atomization "
+              "failed; not reached: the evaluator has no atoms line for the answer; refused: "
+              "the evaluator and the generator are one model family (the family rule). "
               "With an evaluator that looked the code up, each cell also says how many of "
               "its factual atoms rest on a section the evaluator read (verified K/N); "
               "Accurate counts them all.")
+# Why an atom is set aside (evalkit/scenario/atomchecks.py), in words.
+SET_ASIDE = {"unsupported": "the answer does not say it (no content word in common)",
+             "duplicate": "a copy of an earlier atom",
+             "truth_only_negates": "its verified truth only negates the claim"}
 READING = ("Four scores per cell, 0-3, never combined: A = Accurate, C = Complete, "
            "Ci = Cited, U = Useful; " + NOT_SCORED)
 
@@ -122,8 +133,10 @@ def status_line(result):
     if p["run"]["status"] == "recorded_local_run":
         return ("Run status: recorded_local_run: a measurement of models served on the machine "
                 "that ran it (the models its servers reported are under Provenance).")
+    stand_ins = p.get("stand_ins") or []
     return ("Run status: not_run. This is an EXAMPLE, not a measurement"
-            + (" (an example run against loopback stand-ins)." if p.get("example") else "."))
+            + (" (an example run against loopback stand-ins)." if p.get("example") else ".")
+            + ("".join(f" Stand-in: {x}." for x in stand_ins)))
 
 
 def render_markdown(result):
@@ -173,14 +186,20 @@ def md_table(heads, rows, text_columns):
 def cards(heads, rows):
     """A table of the dashboard that a phone shows as cards, each cell
     labelled with its column's head."""
-    return (['<table class="cards"><thead><tr>' + "".join(f"<th>{h}</th>" for h in heads)
-             + "</tr></thead><tbody>"]
+    return (['<div class="wide"><table class="cards"><thead><tr>'
+             + "".join(f"<th>{h}</th>" for h in heads) + "</tr></thead><tbody>"]
             + ["<tr>" + "".join(f'<td data-label="{h}">{cell}</td>' for h, cell in zip(heads, row))
                + "</tr>" for row in rows]
-            + ["</tbody></table>"])
+            + ["</tbody></table></div>"])
 
 
-CROSS_HEADS = ["Evaluator", "Generator", "Responses"] + [TITLES[d] for d in DIMENSIONS]
+ATOM_HEADS = ["Claim", "Correctness", "Verified truth", "Citation", "Bucket", "Topic",
+              "Importance", "Actionability", "Set aside"]
+CROSS_HEADS = ["Evaluator", "Generator", "Scored", "Failed", "Not reached"] + \
+    [TITLES[d] for d in DIMENSIONS]
+# What an empty row of the cross-evaluation table says in each dimension.
+EMPTY_ROW = {"family rule": "refused (one model family)", "failed": "none scored: all failed",
+             "not reached": "none scored: not reached"}
 STABILITY_HEADS = ["Evaluator", "Dimension", "Answers repeated", "Scored in every repeat",
                    "Repeats", "All repeats agree"]
 STABILITY_NOTE = ("Over the answers every repeat scored: a failed atomization, or n/a, in any "
@@ -189,11 +208,25 @@ STABILITY_NOTE = ("Over the answers every repeat scored: a failed atomization, o
 
 def cross_rows(result, text):
     """The cells of the cross-evaluation table (CROSS_HEADS), the names
-    through ``text``: inert in results.md, e on the dashboard."""
-    return [[text(row["evaluator"]), text(row["generator"]), row["responses"]]
-            + (["self-evaluation: refused"] * len(DIMENSIONS) if row["self"]
+    through ``text``: inert in results.md, e on the dashboard. A mean is over
+    the answers scored; an empty row says why (EMPTY_ROW)."""
+    return [[text(row["evaluator"]), text(row["generator"]), row["scored"], row["failed"],
+             row["not_reached"]]
+            + ([EMPTY_ROW[row["empty"]]] * len(DIMENSIONS) if row["empty"]
                else [fmt(row[d]) for d in DIMENSIONS])
             for row in result["cross_evaluation"]["table"]]
+
+
+def self_pairs(result):
+    """The (evaluator, generator) pairs the family rule refuses."""
+    return {(row["evaluator"], row["generator"]) for row in result["cross_evaluation"]["table"]
+            if row["self"]}
+
+
+def empty_cell(result, evaluator, generator):
+    """What an answer's cell says when the evaluator has no atoms line for it."""
+    return "refused: one family" if (evaluator, generator) in self_pairs(result) \
+        else "not reached"
 
 
 def stability_rows(result, text):
@@ -209,10 +242,7 @@ def evaluator_section(result, evaluator, gens):
     cells = first_cells(result, evaluator)
     lines = [f"## Verified by: {inert(evaluator)}", "",
              f"The evaluator's tokens per answer: {per_answer(result, evaluator)}.", ""]
-    audit = audit_text(result, evaluator)
-    if audit:
-        lines += [inert(audit), ""]
-    for text in lookup_texts(result, evaluator):
+    for text in evaluator_texts(result, evaluator):
         lines += [inert(text), ""]
     rows = []
     for s in result["scenarios"]:
@@ -220,14 +250,62 @@ def evaluator_section(result, evaluator, gens):
         for g in gens:
             c = cells.get((s["id"], g))
             if c is None:
-                row.append("–")
+                row.append(empty_cell(result, evaluator, g))
             elif c["error"]:
-                row.append("error")
+                row.append("failed")
             else:
                 row.append(" ".join(f"{SHORT[d]} {fmt(c['scores'][d]['score'])}" for d in DIMENSIONS)
                            + verified_mark(c))
         rows.append(row)
     return lines + md_table(["Scenario"] + [inert(g) for g in gens], rows, len(gens) + 1) + [""]
+
+
+def evaluator_texts(result, evaluator):
+    """What results.md and the dashboard say of an evaluator above its
+    table: its settings, what the checks set aside, its audit, its lookups."""
+    texts = [f"Settings: {text}" for text in settings_texts(result, "evaluator", evaluator)]
+    texts += [checks_text(result, evaluator), audit_text(result, evaluator)]
+    return [t for t in texts + lookup_texts(result, evaluator) if t]
+
+
+def settings_texts(result, role, model):
+    """Each set of settings a generator's or evaluator's lines recorded, in
+    words, with the answers it shaped."""
+    return [f"{describe_settings(x['settings'], x['model'])} ({x['answers']} answer(s))"
+            for x in result["provenance"].get("settings", [])
+            if x["role"] == role and x["model"] == model]
+
+
+def describe_settings(settings, model=""):
+    """A line's settings in words; "not recorded" for a line without them
+    (none for answers collected by hand: ``model`` manual:...)."""
+    if settings is None:
+        return "none (answers collected by hand)" if model.startswith("manual:") \
+            else "not recorded"
+    parts = [f"JSON mode {settings['json_mode']}"] if settings.get("json_mode") else []
+    temperature = settings.get("temperature")
+    parts += [f"max tokens {settings.get('max_tokens')}",
+              "temperature not sent (the server's default)" if temperature is None
+              else f"temperature {temperature}",
+              f"context {settings.get('context')}", f"prompt {settings.get('prompt')}"]
+    return ", ".join(parts)
+
+
+def checks_text(result, evaluator):
+    """What the checks against the answers set aside of an evaluator's atoms
+    (first repeat), and how many factual atoms Accurate rests on before and
+    after; None when it scored no answer."""
+    checks = [c["atom_checks"] for c in first_cells(result, evaluator).values()
+              if "atom_checks" in c]
+    if not checks:
+        return None
+    total = {k: sum(c[k] for c in checks) for k in checks[0]}
+    return (f"Atoms checked against the answers (first repeat): of {total['atoms']}, "
+            f"{total['unsupported']} the answer does not say, {total['duplicate']} copies of an "
+            f"earlier atom, {total['truth_only_negates']} whose verified truth only negates the "
+            f"claim; Accurate rests on {total['factual_atoms']} factual atom(s), "
+            f"{total['factual_atoms_kept']} once those are set aside (it counts them all, as "
+            "the spec's formula does).")
 
 
 def verified_mark(cell):
@@ -280,10 +358,19 @@ def prompts(p, role):
 
 
 def served_text(p):
-    """Each model asked for, with the models its server said answered."""
+    """Each model asked for, with the models its server said answered (a
+    path of a file shown as the file's name, and said so)."""
     pairs = p.get("served_models") or []
     return "; ".join(f"{x['role']} {x['asked']}: {x['served'] or 'not reported'}"
+                     + (" (the server named a file by its path: its name kept)"
+                        if x.get("reduced") else "")
                      for x in pairs) or "none (answers collected by hand)"
+
+
+def all_settings_text(p):
+    """Every generator's and evaluator's settings, as their lines record them."""
+    return "; ".join(f"{x['role']} {x['model']}: {describe_settings(x['settings'], x['model'])} "
+                     f"({x['answers']} answer(s))" for x in p.get("settings", [])) or "none"
 
 
 def provenance_items(result):
@@ -294,6 +381,7 @@ def provenance_items(result):
             ("Source table", f"{p['sources']['file']} sha256 {p['sources']['sha256']}"),
             ("Jargon table", f"{p['jargon']['file']} sha256 {p['jargon']['sha256']}"),
             ("Models (asked for: as the server reported)", served_text(p)),
+            ("Settings (what shaped the replies)", all_settings_text(p)),
             ("Generator prompts", prompts(p, "generator")),
             ("Evaluator prompts", prompts(p, "evaluator")),
             ("Scored by", f"{p['scorer']['tool']} {p['scorer']['version']}")]
@@ -330,7 +418,8 @@ def audit_text(result, evaluator):
     parts = []
     counts = entry.get("sections")
     if counts:
-        parts.append(f"of {counts['atoms']} factual atom(s), {counts['resting_on_a_section']} "
+        parts.append(f"of {counts['atoms']} factual atom(s) ({counts['atoms_kept_after_checks']} "
+                     f"kept after the checks), {counts['resting_on_a_section']} "
                      f"rest on a section of the code, {counts['on_a_key_section_of_the_topic']} "
                      "on a section the key names for their topic; "
                      f"{counts['naming_a_section_the_code_lacks']} name a section the code "
@@ -340,8 +429,10 @@ def audit_text(result, evaluator):
         tags = entry.get("tags", {}).get(kind)
         if tags:
             agree, judged = tag_agreement(kind, tags)
+            kept = tag_agreement(kind, entry.get("tags_kept", {}).get(kind, {}))
             parts.append(f"tags on {label}: " + ", ".join(f"{t} {n}" for t, n in sorted(tags.items()))
-                         + f" (agreeing with the key: {agree} of {judged})")
+                         + f" (agreeing with the key: {agree} of {judged}; over the atoms kept "
+                           f"after the checks: {kept[0]} of {kept[1]})")
     return "Checked against the reference keys: " + "; ".join(parts) + "."
 
 
@@ -390,27 +481,24 @@ def dashboard_section(result, evaluator, gens):
     cells = first_cells(result, evaluator)
     body = [f"<h2>Verified by: {e(evaluator)}</h2>",
             f"<p>The evaluator's tokens per answer: {e(per_answer(result, evaluator))}</p>"]
-    audit = audit_text(result, evaluator)
-    if audit:
-        body.append(f"<p>{e(audit)}</p>")
-    body += [f"<p>{e(text)}</p>" for text in lookup_texts(result, evaluator)]
+    body += [f"<p>{e(text)}</p>" for text in evaluator_texts(result, evaluator)]
     # On a phone each scenario is a card, each generator's cell labelled.
-    body.append('<table class="cards"><thead><tr><th>Scenario</th>'
+    body.append('<div class="wide"><table class="cards"><thead><tr><th>Scenario</th>'
                 + "".join(f"<th>{e(g)}</th>" for g in gens) + "</tr></thead><tbody>")
     for s in result["scenarios"]:
         row = [f'<td><span dir="auto">{e(s["id"])}</span></td>']
         for g in gens:
             c = cells.get((s["id"], g))
             if c is None:
-                row.append(f'<td data-label="{e(g)}">–</td>')
+                row.append(f'<td data-label="{e(g)}">{e(empty_cell(result, evaluator, g))}</td>')
                 continue
-            inner = ("error" if c["error"] else
+            inner = ("failed" if c["error"] else
                      "".join(badge(d, c["scores"][d]["score"]) for d in DIMENSIONS)
                      + e(verified_mark(c)))
             row.append(f'<td data-label="{e(g)}"><a href="detail/{e(detail_name(c))}">'
                        f"{inner}</a></td>")
         body.append("<tr>" + "".join(row) + "</tr>")
-    return body + ["</tbody></table>"]
+    return body + ["</tbody></table></div>"]
 
 
 def problem_sections(result):
@@ -508,7 +596,9 @@ def arithmetic_lines(cell):
     out = ["<h2>The arithmetic</h2><ul>",
            f"<li>{badge('accurate', acc['score'])} importance-weighted credit "
            f"{e(acc['weighted_credit'])} / weight {e(acc['weight'])} = {e(fmt(acc['raw']))}; "
-           f"floor(raw × 3 + 0.5); {e(acc['skipped_admitted_gaps'])} admitted gap(s) skipped"
+           f"floor(raw × 3 + 0.5); {e(acc['skipped_admitted_gaps'])} admitted gap(s) skipped; "
+           f"rests on {e(acc['atoms'])} factual atom(s), {e(acc['atoms_kept_after_checks'])} "
+           "once the atoms set aside by the checks below are left out"
            + (f"; verified: {e(figure['resting_on_a_section_read'])} of {e(figure['factual_atoms'])} "
               "factual atoms rest on a section the evaluator read" if figure else "") + "</li>",
            f"<li>{badge('complete', com['score'])} covered {e(', '.join(com['covered']) or 'none')} "
@@ -535,20 +625,21 @@ def render_detail(result, cell, scenario=None):
             f'<p class="note">{e(status_line(result))}</p>',
             f"<p>Verified by: {e(cell['evaluator'])} (prompt {e(cell['evaluator_prompt']['name'])}, "
             f"repeat {cell['repeat']}; {e(tokens_text(cell['evaluator_tokens']))})</p>",
+            f"<p>Settings: {e(describe_settings(cell['settings']))}</p>",
             f'<p>Question: <span dir="auto">{e(scenario["question"])}</span></p>',
             "<h2>The response, verbatim</h2>",
             f'<blockquote dir="auto">{e(cell["response"])}</blockquote>']
     if cell["error"]:
         body.append(f"<p>Atomization failed: {e(cell['error'])}</p>")
         return page(cell["scenario"], STYLE, body)
-    body.append('<h2>Atoms</h2><div class="wide"><table><tr><th>Claim</th><th>Correctness</th><th>Verified truth</th>'
-                "<th>Citation</th><th>Bucket</th><th>Topic</th><th>Importance</th><th>Actionability</th></tr>")
-    for a in cell["atoms"]:
-        body.append(f'<tr><td dir="auto">{e(a["text"])}</td><td>{e(a["correctness"])}</td>'
-                    f'<td dir="auto">{e(a["verified_truth"])}</td><td>{e(a["citation"] or "none")}</td>'
-                    f'<td>{e(bucket_text(a))}</td><td>{e(a["topic"])}</td>'
-                    f'<td>{e(a["importance"])}</td><td>{e(a["actionability"])}</td></tr>')
-    body.append("</table></div>")
+    # On a phone each atom is a card, each field labelled (cards).
+    body.append("<h2>Atoms</h2>")
+    rows = [[f'<span dir="auto">{e(a["text"])}</span>', e(a["correctness"]),
+             f'<span dir="auto">{e(a["verified_truth"])}</span>', e(a["citation"] or "none"),
+             e(bucket_text(a)), e(a["topic"]), e(a["importance"]), e(a["actionability"]),
+             e("; ".join(SET_ASIDE[f] for f in a["set_aside"]) or "no")] for a in cell["atoms"]]
+    body += cards(ATOM_HEADS, rows)
+    body.append(f"<p>{e(cell_checks_text(cell['atom_checks']))}</p>")
     body += arithmetic_lines(cell)
     body += lookup_lines(cell)
     use = cell["scores"]["useful"]
@@ -560,6 +651,15 @@ def render_detail(result, cell, scenario=None):
         body.append("<p>None.</p>")
     body.append('<p><a href="../index.html">Back to the dashboard</a></p>')
     return page(f"{cell['scenario']} - {cell['variant']}", STYLE, body)
+
+
+def cell_checks_text(checks):
+    """One answer's atoms checked against it, in words."""
+    return (f"Checked against the response: of {checks['atoms']} atom(s), "
+            f"{checks['unsupported']} unsupported (the response shares no content word with "
+            f"them), {checks['duplicate']} duplicate(s), {checks['truth_only_negates']} whose "
+            f"verified truth only negates the claim; {checks['set_aside']} set aside in all. "
+            "The scores count every atom, as the spec's formulas do.")
 
 
 def write_pages(result, folder, write):

@@ -6,7 +6,9 @@
 
 ``publish`` copies the raw and atoms files into the folder as they are,
 scores them there exactly as score.py does (results.md, results.json,
-index.html and detail/*.html) and writes MANIFEST.json:
+index.html and detail/*.html) and writes MANIFEST.json; a file that would
+name a folder of this machine (its home folder, the repository's path) is
+refused and nothing is published:
 
   format     1
   suite      "scenario"
@@ -41,6 +43,7 @@ import tempfile
 
 from .. import REPO, BadInput
 from ..fields import check, shown
+from ..provenance import machine_folder_in
 from ..jsonl import dumps_file, read_json, sha256_of, write_all_atomic
 from ..rubric.quarter import describe, file_kind, open_regular
 from ..scenario import scenario_score
@@ -115,6 +118,7 @@ def publish(folder, scenarios_path, raw_paths, atoms_paths, force=False):
         for name, data in made.items():
             with open(os.path.join(staging, name), "wb") as fh:
                 fh.write(data)
+        refuse_machine_folders(staging, names + list(made))
         files = {name: describe(staging, name, "input") for name in names}
         files.update({name: describe(staging, name, "output") for name in made})
         manifest = {"format": 1, "suite": "scenario", "scenarios": relative,
@@ -131,6 +135,19 @@ def publish(folder, scenarios_path, raw_paths, atoms_paths, force=False):
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return sorted(files)
+
+
+def refuse_machine_folders(staging, names):
+    """Refuse a run whose files (inputs as copied, outputs as made) name a
+    folder of this machine: its home folder or the repository's path, as a
+    model id that was a path of a file does (provenance.machine_folder_in)."""
+    for name in names:
+        with open(os.path.join(staging, *name.split("/")), "rb") as fh:
+            folder = machine_folder_in(fh.read().decode("utf-8", "replace"))
+        if folder:
+            raise BadInput(f"{name}: names a folder of this machine ({folder}), which a published "
+                           "run never does (a model named by the path of its file: start "
+                           "llama.cpp's server with --alias NAME); nothing was published")
 
 
 def refuse_example_in_results(folder, scenarios_path, result):

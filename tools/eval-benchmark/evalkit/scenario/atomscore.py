@@ -12,7 +12,9 @@ Exactly the spec's aggregation, with DESIGN section 6's settlements:
   Cited     A = atoms that are not admitted-gap (every factual claim); credit
             of each atom's citation by the source-authority table: that of
             the most authoritative source it names that the answer gave (a
-            citation the answer never gave is "none", 0); raw = sum(credit) / |A|
+            citation the answer never gave, or gave only to warn against
+            it, is "none", 0; a telephone number is no section's number);
+            raw = sum(credit) / |A|
   Useful    raw = mean(actionability) over all atoms, minus the jargon penalty
             0.10 x (unexplained jargon tokens per 100 words), capped at 0.30
 
@@ -174,6 +176,26 @@ class SourceTable:
 WEB_ADDRESS = re.compile(r"(?<![\w@.-])(?:https?://)?(?:www\.)?"
                          r"((?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s()\[\]<>\"']*)?)")
 SECTION_NUMBER = re.compile(r"(?<!\d)(?<!\d\.)\d{1,3}(?:\.\d{2,4})+(?!\.?\d)")
+# A telephone number written with points (503.823.7300): never a section's
+# number, though it has the shape of one.
+PHONE_NUMBER = re.compile(r"(?<![\d.])\d{3}\.\d{3}\.\d{4}(?![\d.])")
+# A source the answer names only to warn against it gave nothing to credit
+# (evals/permits/README.md, "Cited"): a warning right before the source,
+# with at most a few words that name no other thing between ("do not rely on
+# Redfin", "not the RCC 33.110 figure"), or right after it ("Zillow's
+# estimates are often wrong"), in answer_form.
+_FILLER = r"(?:(?:the|a|an|any|what|sites?|like|such\s+as|listings?|on|in|old|rcc|ors|title|" \
+          r"chapter|sections?|§)\s+){0,3}"
+WARNED_BEFORE = re.compile(r"\b(?:not|never|avoid|ignore|distrust|beware\s+of|rather\s+than|"
+                           r"instead\s+of|(?:do\s+not|don't|never)\s+(?:rely\s+on|trust|use|go\s+by|"
+                           r"follow|believe|cite))\s+" + _FILLER + r"$")
+WARNED_AFTER = re.compile(r"^(?:'s)?\s*(?:\([^)]*\)\s*)?(?:(?:listings?|estimates?|data|information|"
+                          r"info|pages?|site|figures?|numbers?)\s+)?(?:is|are|was|were|can\s+be|"
+                          r"may\s+be|tends?\s+to\s+be)\s+(?:(?:often|usually|sometimes|frequently|"
+                          r"very)\s+)?(?:not\s+(?:reliable|authoritative|accurate|official|current|"
+                          r"up\s+to\s+date)|unreliable|outdated|out\s+of\s+date|wrong|inaccurate|"
+                          r"incorrect|misleading|unofficial)\b")
+AROUND_A_WARNING = 80
 # What may stand around a source without being part of it: "(RCC 33.110)."
 AROUND = " .,;:!?()[]{}\"'«»“”"
 
@@ -191,21 +213,36 @@ def anchors(source):
     it, and what it names that it is matched by alone when it names any.
     Cached: a run's citations repeat (the same section, the same site)."""
     form = answer_form(source)
-    addresses = tuple(m.group(1).rstrip("/.,;:!?") for m in WEB_ADDRESS.finditer(form))
+    addresses = tuple(re.compile(re.escape(m.group(1).rstrip("/.,;:!?")))
+                      for m in WEB_ADDRESS.finditer(form))
+    rest = PHONE_NUMBER.sub(" ", WEB_ADDRESS.sub(" ", form))
     numbers = tuple(re.compile(r"(?<!\d)(?<!\d\.)" + re.escape(n) + r"(?!\.?\d)")
-                    for n in SECTION_NUMBER.findall(WEB_ADDRESS.sub(" ", form)))
-    return form.strip(AROUND), addresses, numbers
+                    for n in SECTION_NUMBER.findall(rest))
+    text = form.strip(AROUND)
+    return text, addresses, numbers, re.compile(re.escape(text)) if text else None
+
+
+def unwarned(pattern, answer):
+    """Whether ``pattern`` is found in the answer somewhere it is not warned
+    against (WARNED_BEFORE, WARNED_AFTER)."""
+    for match in pattern.finditer(answer):
+        before = answer[max(0, match.start() - AROUND_A_WARNING):match.start()]
+        after = answer[match.end():match.end() + AROUND_A_WARNING]
+        if not WARNED_BEFORE.search(before) and not WARNED_AFTER.search(after):
+            return True
+    return False
 
 
 def given_in(source, answer):
     """Whether the answer (in answer_form) gave this source: every web address
-    and section number the source names is in the answer (a number as a whole
-    number: 33.205 is not in 33.205.040), or, when it names neither, its text
-    without the punctuation around it is."""
-    text, addresses, numbers = anchors(source)
+    and section number the source names (a telephone number is none) is in
+    the answer (a number as a whole number: 33.205 is not in 33.205.040), or,
+    when it names neither, its text without the punctuation around it is;
+    each somewhere the answer does not warn against it."""
+    text, addresses, numbers, whole = anchors(source)
     if addresses or numbers:
-        return all(a in answer for a in addresses) and all(n.search(answer) for n in numbers)
-    return bool(text) and text in answer
+        return all(unwarned(p, answer) for p in addresses + numbers)
+    return bool(text) and text in answer and unwarned(whole, answer)
 
 
 def compile_pattern(pattern, path, place):

@@ -12,16 +12,26 @@ reads has its type (``RAW_FIELDS``, ``ATOMS_FIELDS``), the format is 1, and
 no string holds half of a surrogate pair; anything else is refused with
 ``file:line: what``.
 
+Each line is also held to what it says of its own run (linechecks.py: its
+settings, token limits, wire formats, served model).
+
 Outputs (a dict): ``cells`` (one per scenario, variant, evaluator, repeat,
-with the four dimensions, their raw values and the arithmetic; with lookups,
-``verified``: how many factual atoms rest on a section the evaluator read for
-that answer, beside Accurate, which counts them all),
-``cross_evaluation`` (evaluator x generator means, self cells marked: one
-model family, evalkit/families.py, and per
-dimension the agreement between each pair of evaluators), ``stability``
-(with --repeat: how often the scores of repeats agree), and provenance
-(with lookups, ``evaluator_lookups``: per evaluator, the answers it had tools
-for and looked nothing up for).
+with the four dimensions, their raw values and the arithmetic; the atoms
+line's ``settings``, null when not recorded; ``atom_checks``: the atoms held
+to the answer, atomchecks.py, each atom's ``set_aside`` and Accurate's
+``atoms_kept_after_checks`` beside the spec's count of every atom; with
+lookups, ``verified``: how many factual atoms rest on a section the
+evaluator read for that answer, beside Accurate, which counts them all),
+``cross_evaluation`` (evaluator x generator: per dimension the mean over the
+answers scored, with ``scored``, ``failed``, ``not_reached`` and, for a row
+with no mean, ``empty``: family rule, failed or not reached; self rows
+marked: one model family, evalkit/families.py; and per dimension the
+agreement between each pair of evaluators), ``stability`` (with --repeat:
+how often the scores of repeats agree), and provenance (``settings``: each
+generator's and evaluator's settings and the answers they shaped;
+``stand_ins``: closed-weights models that answered from this machine or a
+private network; with lookups, ``evaluator_lookups``: per evaluator, the
+answers it had tools for and looked nothing up for).
 """
 
 import os
@@ -29,14 +39,17 @@ import re
 from fractions import Fraction
 
 from .. import BadInput, calendar_date, whole_number
+from . import atomchecks, linechecks
 from .atomscore import DIMENSIONS, GAP, JargonTable, SourceTable, citation_checks, score_answer
 from .atoms import validate, variant_of
 from .corpus import Corpus
-from ..families import same_family, split_variant
+from .linechecks import PASSAGES_ASKED
+from ..families import closed_weights, same_family, split_variant
 from ..provenance import host_of, is_local_host
 from ..jsonl import iter_jsonl, sha256_file, sha256_of
 from ..responses import answer_text, parse_received
 from ..fields import wrong_field
+from ..textmatch import visible
 
 # The score.py version whose scenario results these are, byte for byte. The
 # scenario suite's output moves only with it, not with evalkit.VERSION (which
@@ -44,7 +57,7 @@ from ..fields import wrong_field
 # byte for byte after a site-qa change; a change that moves the scenario
 # suite's results.md or results.json bumps it (tests/test_real_runs.py fails
 # until the published runs are scored again or the change is undone).
-OUTPUT_VERSION = "0.5.0"
+OUTPUT_VERSION = "0.6.0"
 
 # The fields of the lines that the scoring reads, and their types
 # (fields.wrong_field: a key ending in ? may be absent).
@@ -55,15 +68,15 @@ TARGET_FIELDS = {"kind?": "string|null", "provider?": "string|null", "model?": "
 PROMPT_FIELDS = {"name": "string", "sha256": "string|null"}
 ATOMS_FIELDS = {"id": "string", "variant": "string", "repeat": "integer", "evaluator": "object",
                 "atoms": "list|null", "error": "string|null", "response_sha256": "string",
-                "run?": "object", "calls?": "objects", "lookups?": "object|null"}
+                "run?": "object", "calls?": "objects", "lookups?": "object|null",
+                "settings?": "object|null", "served_model?": "string|null",
+                "served_model_reduced?": "boolean"}
 EVALUATOR_FIELDS = {"provider": "string", "model": "string", "prompt": "string",
                     "prompt_sha256": "string"}
 CALL_FIELDS = {"usage?": "object|null"}
 USAGE_FIELDS = {"input_tokens?": "integer|null", "output_tokens?": "integer|null",
                 "reported?": "boolean"}
 LOOKUPS_FIELDS = {"mode": "string", "calls": "objects", "sections?": "list", "why?": "string|null"}
-# Why atomize.py --passages gave the passages (evalkit/asking/evallookup.py).
-PASSAGES_ASKED = "asked for (--passages)"
 LOOKUP_CALL_FIELDS = {"tool": "string", "error?": "string|null"}
 
 
@@ -95,6 +108,7 @@ def read_raw(paths, scenarios):
                 wrong_field(prompt, PROMPT_FIELDS, "request.prompt.")
             if problem is not None:
                 raise BadInput(f"{where}: {problem}: not a raw answer line")
+            linechecks.check_raw_line(line, where)
             if run.get("cases_sha256") != scenarios.sha256:
                 raise BadInput(f"{where}: answers a scenario file with sha256 "
                                f"{str(run.get('cases_sha256'))[:12]}, not {scenarios.path}; "
@@ -108,8 +122,10 @@ def read_raw(paths, scenarios):
             answers[key] = {"text": answer_text(target, line.get("response")), "target": target,
                             "run": run, "where": where, "date": answered_on(line),
                             "served": reported(response.get("model")),
+                            "served_reduced": response.get("model_reduced") is True,
                             "cut_off": response.get("cut_off") is True,
                             "prompt": generator_prompt(line),
+                            "settings": generator_settings(line),
                             "stand_in": stand_in_said(response.get("body"), response.get("model"))}
     return answers
 
@@ -134,12 +150,14 @@ def read_atoms(paths, answers, scenarios):
                 raise BadInput(f"{where}: these atoms are of another answer than the raw line's "
                                "(response_sha256 differs)")
             atoms = line_atoms(line, where, text, scenarios, corpora)
+            linechecks.check_atoms_line(line, where)
             key = (line["id"], line["variant"], evaluator, line["repeat"])
             if key in out:
                 raise BadInput(f"{where}: a second atoms line for {key}")
             out[key] = {"atoms": atoms, "error": line.get("error"), "evaluator": ev,
-                        "lookups": line.get("lookups"),
+                        "lookups": line.get("lookups"), "settings": line.get("settings"),
                         "served": reported(line.get("served_model")),
+                        "served_reduced": line.get("served_model_reduced") is True,
                         "run": line.get("run") or {}, "where": where,
                         "tokens": evaluator_tokens(line.get("calls")),
                         "stand_in": any(stand_in_said(c.get("reply"), line.get("served_model"))
@@ -468,7 +486,10 @@ def score(scenarios, raw_paths, atoms_paths, sources_path, jargon_path, example=
     evaluators = sorted({c["evaluator"] for c in cells})
     generators = sorted({variant for _sid, variant in answers})
     first = [c for c in cells if c["repeat"] == 0]
-    table = cross_table(first, evaluators, generators)
+    answered = {}
+    for (_sid, variant), answer in answers.items():
+        answered[variant] = answered.get(variant, 0) + bool(visible(answer["text"] or ""))
+    table = cross_table(first, evaluators, generators, answered)
     agreement = evaluator_agreement(first, evaluators)
     stability = repeat_stability(cells, evaluators)
     audit = evaluator_audit(first, scenarios)
@@ -511,11 +532,15 @@ def describe_runs(answers, atoms, cells, example):
     prompts |= {("evaluator", c["evaluator_prompt"]["name"], c["evaluator_prompt"]["sha256"])
                 for c in cells}
     # A run a stand-in answered is an example whatever the flags: its numbers
-    # measure no model (ai_eval.py labels it so too).
-    example = bool(example) or stand_in_answered(answers, atoms)
+    # measure no model (ai_eval.py labels it so too); so is one in which a
+    # closed-weights model answered from this machine or a private network.
+    stand_ins = closed_weights_here(answers, atoms)
+    example = bool(example) or stand_in_answered(answers, atoms) or bool(stand_ins)
     return {
         "run": {"status": run_status(answers, atoms, example)},
         "served_models": served_models(answers, atoms),
+        "stand_ins": stand_ins,
+        "settings": run_settings(answers, atoms),
         "example": example,
         "run_dates": sorted({a["date"] for a in answers.values() if a["date"]}),
         "prompt_versions": [{"role": role, "name": name, "sha256": sha}
@@ -542,14 +567,61 @@ def run_status(answers, atoms, example):
 
 
 def served_models(answers, atoms):
-    """``[{role, asked, served}]``: each model asked for beside the models its
-    server reported (none for an answer collected by hand)."""
-    pairs = {("generator", variant_of(a["target"]), a["served"]) for a in answers.values()
-             if a["target"].get("kind") == "model"}
-    pairs |= {("evaluator", f"{e['evaluator'].get('provider')}:{e['evaluator'].get('model')}",
-               e["served"]) for e in atoms.values()}
-    return [{"role": role, "asked": asked, "served": served}
-            for role, asked, served in sorted(pairs, key=lambda p: tuple(map(str, p)))]
+    """``[{role, asked, served, reduced}]``: each model asked for beside the
+    models its server reported (none for an answer collected by hand);
+    ``reduced`` when the server named it by a path of a file, of which only
+    the file's name was kept (families.served_name)."""
+    pairs = {("generator", variant_of(a["target"]), a["served"], a["served_reduced"])
+             for a in answers.values() if a["target"].get("kind") == "model"}
+    pairs |= {("evaluator", evaluator_name(e), e["served"], e["served_reduced"])
+              for e in atoms.values()}
+    return [{"role": role, "asked": asked, "served": served, "reduced": reduced}
+            for role, asked, served, reduced in sorted(pairs, key=lambda p: tuple(map(str, p)))]
+
+
+def evaluator_name(entry):
+    return f"{entry['evaluator'].get('provider')}:{entry['evaluator'].get('model')}"
+
+
+def closed_weights_here(answers, atoms):
+    """A line for each model of a closed-weights family (families.closed_weights:
+    Claude, GPT, Gemini, ...) that answered from this machine or a private
+    network, as its line's API base is written: no one serves such weights
+    there, so what answered is a stand-in, whatever it is called."""
+    found = set()
+    sides = [(variant_of(a["target"]), split_variant(variant_of(a["target"]))[1], a["served"],
+              a["target"].get("url")) for a in answers.values()
+             if a["target"].get("kind") == "model"]
+    sides += [(evaluator_name(e), e["evaluator"].get("model"), e["served"], e["run"].get("url"))
+              for e in atoms.values()]
+    for name, asked, served, url in sides:
+        if isinstance(url, str) and is_local_host(host_of(url)) and \
+                any(closed_weights(m) for m in (asked, served) if m):
+            found.add(f"{name} answered from {host_of(url)}: a closed-weights model is served "
+                      "by its maker, never there")
+    return sorted(found)
+
+
+def run_settings(answers, atoms):
+    """``[{role, model, settings, answers}]``: each generator's and
+    evaluator's settings as their lines record them, with how many answers
+    each set shaped (settings null: not recorded, an atoms line of an older
+    atomize.py, or an answer collected by hand)."""
+    counted = {}
+    for a in answers.values():
+        key = ("generator", variant_of(a["target"]), _frozen(a["settings"]))
+        counted[key] = counted.get(key, 0) + 1
+    for e in atoms.values():
+        key = ("evaluator", evaluator_name(e), _frozen(e["settings"]))
+        counted[key] = counted.get(key, 0) + 1
+    return [{"role": role, "model": model, "settings": dict(frozen) if frozen else None,
+             "answers": count}
+            for (role, model, frozen), count in sorted(counted.items(),
+                                                       key=lambda i: tuple(map(str, i[0])))]
+
+
+def _frozen(settings):
+    return tuple(sorted(settings.items())) if isinstance(settings, dict) else None
 
 
 def answered_on(line):
@@ -560,6 +632,20 @@ def answered_on(line):
     target = line.get("target") if isinstance(line.get("target"), dict) else {}
     when = last.get("started_at") or target.get("collected_at")
     return when[:10] if isinstance(when, str) and calendar_date(when[:10]) else None
+
+
+def generator_settings(line):
+    """The settings a model generator's raw line records in its request
+    (run.py): max_tokens, temperature (null: not sent), context (corpus or
+    none) and prompt; None for an answer collected by hand."""
+    request = line.get("request") if isinstance(line.get("request"), dict) else {}
+    if (line.get("target") or {}).get("kind") != "model" or "max_tokens" not in request:
+        return None
+    prompt = generator_prompt(line)
+    context = request.get("context")
+    return {"max_tokens": request.get("max_tokens"), "temperature": request.get("temperature"),
+            "context": context.get("kind", "corpus") if isinstance(context, dict) else "none",
+            "prompt": prompt["name"] if prompt else None}
 
 
 def generator_prompt(line):
@@ -582,16 +668,23 @@ def score_cell(key, entry, scenarios, answers, sources, jargon):
             "evaluator_prompt": {"name": entry["evaluator"].get("prompt"),
                                  "sha256": entry["evaluator"].get("prompt_sha256")},
             "response": answer["text"], "atoms": entry["atoms"], "error": entry["error"],
-            "evaluator_tokens": entry["tokens"]}
+            "evaluator_tokens": entry["tokens"], "settings": entry["settings"]}
     if entry["lookups"] is not None:
         cell["lookups"] = entry["lookups"]
     if entry["error"] is None:
         checks = citation_checks(entry["atoms"], answer["text"] or "", sources)
         cell["scores"] = score_answer(entry["atoms"], scenario["must_cover"],
                                       answer["text"] or "", sources, jargon, checks)
-        for atom, (bucket, missing) in zip(cell["atoms"], checks):
+        flags = atomchecks.check_atoms(entry["atoms"], answer["text"] or "")
+        for atom, (bucket, missing), flagged in zip(cell["atoms"], checks, flags):
             atom["citation_bucket"] = bucket
             atom["citation_not_in_answer"] = missing
+            atom["set_aside"] = flagged
+        # Beside the spec's Accurate (every factual atom), how many of them
+        # are left once the atoms the answer does not hold are set aside.
+        cell["atom_checks"] = atomchecks.counts(cell["atoms"], flags, GAP)
+        cell["scores"]["accurate"]["atoms_kept_after_checks"] = \
+            cell["atom_checks"]["factual_atoms_kept"]
         if entry["lookups"] is not None:
             cell["verified"] = verified(cell["atoms"])
     else:
@@ -609,7 +702,10 @@ def evaluator_audit(first, scenarios):
       topic, how many name a section the code does not have;
     - ``tags`` (when it atomized the answers audit_answers.py writes from the
       keys): the tags it gave the claims of the true answers and of the
-      altered ones, tag by tag.
+      altered ones, tag by tag; ``tags_kept``, the same over the atoms that
+      the answer holds (not set aside by atomchecks: a claim the answer never
+      made, a copy, a truth that only negates), so that an agreement resting
+      on such atoms shows.
 
     ``{}`` when there is nothing to audit."""
     audit = {}
@@ -622,8 +718,11 @@ def evaluator_audit(first, scenarios):
         kind = audit_kind(cell["variant"])
         if kind is not None:
             tags = entry.setdefault("tags", {"true_claims": {}, "false_claims": {}})[kind]
+            kept = entry.setdefault("tags_kept", {"true_claims": {}, "false_claims": {}})[kind]
             for atom in cell["atoms"]:
                 tags[atom["correctness"]] = tags.get(atom["correctness"], 0) + 1
+                if not atom["set_aside"]:
+                    kept[atom["correctness"]] = kept.get(atom["correctness"], 0) + 1
     return {evaluator: entry for evaluator, entry in audit.items() if entry}
 
 
@@ -640,21 +739,28 @@ def audit_kind(variant):
 def _count_sections(entry, cell, scenario):
     key = scenario.get("reference_key") or {}
     counts = entry.setdefault("sections", {
-        "atoms": 0, "resting_on_a_section": 0, "on_a_key_section_of_the_topic": 0,
-        "naming_a_section_the_code_lacks": 0})
+        "atoms": 0, "atoms_kept_after_checks": 0, "resting_on_a_section": 0,
+        "on_a_key_section_of_the_topic": 0, "naming_a_section_the_code_lacks": 0})
     for atom in cell["atoms"]:
         if atom["correctness"] == GAP:
             continue
         counts["atoms"] += 1
+        counts["atoms_kept_after_checks"] += not atom["set_aside"]
         counts["resting_on_a_section"] += bool(atom["rests_on"])
         key_sections = {fact["section"] for fact in key.get(atom["topic"], [])}
         counts["on_a_key_section_of_the_topic"] += bool(set(atom["rests_on"]) & key_sections)
         counts["naming_a_section_the_code_lacks"] += bool(atom["unknown_sections"])
 
 
-def cross_table(first, evaluators, generators):
-    """Evaluator x generator mean scores per dimension; an evaluator's own
-    answers are marked self and left blank."""
+def cross_table(first, evaluators, generators, answered=None):
+    """Evaluator x generator: per dimension the mean score over the answers
+    the evaluator scored (a failed atomization has no score and is counted
+    apart, never as a response), with ``scored``, ``failed`` and
+    ``not_reached`` (the generator's answers, ``answered``, that the
+    evaluator has no atoms line for); an evaluator of the generator's
+    family is marked self and left blank; ``empty`` says why a row has no
+    mean: "family rule", "failed" (every answer reached failed) or "not
+    reached", else None."""
     table = []
     by_pair = {}
     for c in first:
@@ -662,12 +768,17 @@ def cross_table(first, evaluators, generators):
     for evaluator in evaluators:
         for generator in generators:
             mine = by_pair.get((evaluator, generator), [])
+            scored = [c for c in mine if c["error"] is None]
             row = {"evaluator": evaluator, "generator": generator,
                    "self": same_family(split_variant(evaluator)[1],
                                        split_variant(generator)[1]) is not None,
-                   "responses": len(mine)}
+                   "scored": len(scored), "failed": len(mine) - len(scored)}
+            row["not_reached"] = 0 if row["self"] else \
+                max(0, (answered or {}).get(generator, 0) - len(mine))
+            row["empty"] = "family rule" if row["self"] else None if scored else \
+                "failed" if row["failed"] else "not reached"
             for d in DIMENSIONS:
-                row[d] = None if row["self"] else mean([c["scores"][d]["score"] for c in mine])
+                row[d] = None if row["self"] else mean([c["scores"][d]["score"] for c in scored])
             table.append(row)
     return table
 

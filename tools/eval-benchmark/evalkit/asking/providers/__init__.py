@@ -5,10 +5,13 @@
 
 ``Request``: system text, user text, an optional JSON schema for the reply,
 model, max tokens, temperature (None: not sent, since some current models
-reject any temperature), timeout. ``Reply``: text, data (the parsed JSON when
+reject any temperature), timeout; ``client.settings(request)`` is what of it
+shapes a reply, as lines record it (json_mode, max_tokens, temperature). ``Reply``: text, data (the parsed JSON when
 a schema was given and the reply parsed, else None), usage (messages.usage_record:
 tokens in, out, cached, read from each API's own fields, with the API's usage
-object as received, or ``reported: false``), the raw response body, the model the API reports, every attempt, and ``truncated`` (True when
+object as received, or ``reported: false``), the raw response body (a model id that is a path of a file written as the
+file's name: base.without_model_path), the model the API reports (the same
+name, ``model_reduced`` True), every attempt, and ``truncated`` (True when
 the reply stopped at the token limit: OpenAI's ``finish_reason: length``,
 Anthropic's and Bedrock's ``max_tokens``).
 
@@ -35,6 +38,7 @@ a ``ToolReply`` (a Reply with ``exchange`` and ``rounds``), or
 takes no tools, for the caller to fall back on; see toolloop.py.
 """
 
+from ...families import served_name
 from .anthropic import Anthropic
 from .base import FatalProviderError, ProviderError  # noqa: F401
 from .messages import Reply, Request  # noqa: F401
@@ -52,7 +56,9 @@ def resolve(provider, model, environ, default=None):
     """``(provider, model)`` from flags, then BENCH_*, then PERMIT_AI_*, then
     ``default`` (a ``(provider, model)`` pair) when neither is configured.
 
-    Raises ProviderError (the caller exits 2) when none is configured."""
+    Raises ProviderError (the caller exits 2) when none is configured, or
+    when the model is named by a path of a file (families.served_name),
+    which every line and result would publish."""
     for var in PROVIDER_VARS:
         provider = provider or environ.get(var) or None
     for var in MODEL_VARS:
@@ -66,6 +72,11 @@ def resolve(provider, model, environ, default=None):
         raise ProviderError(f"unknown provider {provider!r} (known: {', '.join(NAMES)})")
     if not model and provider != "manual":
         raise ProviderError(f"no model configured for {provider}: pass --model or set BENCH_MODEL")
+    name, is_path = served_name(model)
+    if is_path:  # it would be sent, recorded and published as written
+        raise ProviderError(f"the model is named by a path of a file (.../{name}), which every "
+                            "result would publish: name the model (llama.cpp's server: start it "
+                            "with --alias NAME and pass NAME)")
     return provider, model
 
 

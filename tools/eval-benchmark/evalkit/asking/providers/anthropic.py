@@ -20,7 +20,7 @@ from ...responses import anthropic_text, parse_received
 from .base import Client, ProviderError
 from .messages import Reply, count_or_zero, is_count, usage_record
 from .errors import Failure, FatalProviderError, checked_base, fold
-from .toolloop import checked_call
+from .toolloop import NOT_A_CALL, checked_call, resent
 
 # Both say the reply was cut off before the model finished it.
 CUT_OFF = ("max_tokens", "model_context_window_exceeded")
@@ -42,6 +42,9 @@ class Anthropic(Client):
             raise FatalProviderError("no provider configured: anthropic needs ANTHROPIC_API_KEY")
         self.secrets = [self.key]
         self.refuse_unsendable("ANTHROPIC_API_KEY", self.key, "the x-api-key header")
+
+    def json_mode_of(self, req):
+        return None if req.schema is None else "forced_tool"
 
     def error_of(self, status, headers, body):
         try:
@@ -143,13 +146,17 @@ class Anthropic(Client):
             if isinstance(content, list) else []
         if req.schema is not None and any(b.get("name") == req.schema_name for b in blocks):
             return []
-        return [checked_call(b.get("id") or f"toolu_missing_{n}", b.get("name"), b.get("input"))
-                for n, b in enumerate(blocks)]
+        return [checked_call(b.get("id"), b.get("name"), b.get("input")) for b in blocks]
 
     def add_results(self, body, doc, calls, note):
         results = [dict({"type": "tool_result", "tool_use_id": c["id"], "content": c["result"]},
                         **({"is_error": True} if c["error"] else {})) for c in calls]
         if note:
             results.append({"type": "text", "text": note})  # after the results, as the API asks
-        body["messages"] += [{"role": "assistant", "content": doc["content"]},
+        # The tool_use blocks go back by position, under their results' ids.
+        content = resent(doc["content"], calls,
+                         lambda b: b.get("id") if isinstance(b, dict) and
+                         b.get("type") == "tool_use" else NOT_A_CALL,
+                         lambda b, call_id: dict(b, id=call_id))
+        body["messages"] += [{"role": "assistant", "content": content},
                              {"role": "user", "content": results}]

@@ -7,6 +7,7 @@ import time
 
 from .. import budget, http
 from ... import cli, redaction
+from ...families import served_name
 from ...responses import parse_received
 from . import retry
 from . import toolloop
@@ -82,6 +83,19 @@ class Client:
     def tools_refused(self, exc):
         """True when ``exc`` says the server or model takes no tools."""
         return False
+
+    def json_mode_of(self, req):
+        """How a JSON reply to ``req`` is held to its format (None: no schema,
+        no JSON asked for): ``json_schema`` or ``json_object`` (OpenAI's
+        response_format), ``forced_tool`` (a tool the model must call), or
+        ``none`` (asked for in the prompt only)."""
+        return None if req.schema is None else "none"
+
+    def settings(self, req):
+        """The settings of ``req`` that shape a reply, as a line records them:
+        json_mode, max_tokens, temperature (None: not sent, the server's own)."""
+        return {"json_mode": self.json_mode_of(req), "max_tokens": req.max_tokens,
+                "temperature": req.temperature}
 
     def unreadable_answer(self, req, doc):
         """True when a round that called no tool answered outside the format
@@ -183,7 +197,7 @@ class Client:
             raw = http_text(response)
             if status == 200 and raw is not None:
                 doc, usage, tokens = self.read_success(url, status, raw, attempts)
-                return doc, raw, usage, None
+                return doc, without_model_path(raw, doc), usage, None
         finally:
             if ticket is not None:
                 self.limiter.release(ticket, throttled, tokens)
@@ -303,6 +317,21 @@ class Client:
 
 def _to_stderr(line):
     print(cli.printable(line), file=sys.stderr, flush=True)
+
+
+def without_model_path(raw, doc):
+    """The body ``raw`` with the model id its ``model`` names replaced by the
+    file's name where that id is a path of a file (families.served_name:
+    llama.cpp's server started without --alias names its model by the path it
+    was given, a folder of this machine, which no line may keep), in every
+    spelling JSON may give it; else ``raw`` as received."""
+    model = doc.get("model") if isinstance(doc, dict) else None
+    name, reduced = served_name(model)
+    if not reduced:
+        return raw
+    for spelling in (json.dumps(model, ensure_ascii=False)[1:-1], json.dumps(model)[1:-1]):
+        raw = raw.replace(spelling, name).replace(spelling.replace("/", "\\/"), name)
+    return raw
 
 
 def http_text(response):

@@ -33,7 +33,7 @@ from .base import Client, ProviderError
 from .messages import Reply, count_or_zero, is_count, usage_record
 from .errors import Failure, FatalProviderError, checked_base, fold
 from .sigv4 import sign
-from .toolloop import ToolsUnsupported, checked_call
+from .toolloop import NOT_A_CALL, ToolsUnsupported, checked_call, resent
 
 # Not ModelTimeoutException (HTTP 408: the model ran past its time limit on
 # this request). botocore does not retry it, and neither does this: the same
@@ -95,6 +95,11 @@ class Bedrock(Client):
 
     def url_for(self, model):
         return f"{self.base}/model/{quote(model, safe='')}/converse"
+
+    def json_mode_of(self, req):
+        if req.schema is None:
+            return None
+        return "forced_tool" if forced_tool_supported(req.model) else "none"
 
     def error_of(self, status, headers, body):
         kind = (headers.get("x-amzn-errortype") or "").split(":")[0] or None
@@ -241,8 +246,7 @@ class Bedrock(Client):
                 and isinstance(b.get("toolUse"), dict)] if isinstance(content, list) else []
         if req.schema is not None and any(u.get("name") == req.schema_name for u in uses):
             return []
-        return [checked_call(u.get("toolUseId") or f"tooluse_missing_{n}", u.get("name"),
-                             u.get("input")) for n, u in enumerate(uses)]
+        return [checked_call(u.get("toolUseId"), u.get("name"), u.get("input")) for u in uses]
 
     def add_results(self, body, doc, calls, note):
         results = [{"toolResult": dict({"toolUseId": c["id"], "content": [{"text": c["result"]}]},
@@ -250,5 +254,10 @@ class Bedrock(Client):
                    for c in calls]
         if note:
             results.append({"text": note})
-        body["messages"] += [{"role": "assistant", "content": doc["output"]["message"]["content"]},
+        # The toolUse blocks go back by position, under their results' ids.
+        content = resent(doc["output"]["message"]["content"], calls,
+                         lambda b: b["toolUse"].get("toolUseId") if isinstance(b, dict) and
+                         isinstance(b.get("toolUse"), dict) else NOT_A_CALL,
+                         lambda b, call_id: dict(b, toolUse=dict(b["toolUse"], toolUseId=call_id)))
+        body["messages"] += [{"role": "assistant", "content": content},
                              {"role": "user", "content": results}]

@@ -3,6 +3,8 @@ call's usage as recorded. Apart from base.py, so that the tool loop
 (toolloop.py) and the clients (base.py) both read them without importing
 each other."""
 
+from ...families import served_name
+
 
 class Request:
     def __init__(self, system, user, model, schema=None, schema_name="record",
@@ -19,13 +21,16 @@ class Request:
 
 class Reply:
     def __init__(self, text, data, usage, raw, attempts, model=None, stop=None, problem=None,
-                 truncated=False):
+                 truncated=False, model_reduced=None):
         self.text = text          # the reply's text (for a schema reply, its JSON text)
         self.data = data          # the parsed JSON object, or None
         self.usage = usage        # tokens in and out (usage_record), the API's own fields in "api"
-        self.raw = raw            # the response body exactly as received (text)
+        self.raw = raw            # the response body as received (base.without_model_path)
         self.attempts = attempts
-        self.model = model
+        # The model the API reports; a path of a file (llama.cpp's server
+        # without --alias) reduced to the file's name, and model_reduced True.
+        self.model, reduced = served_name(model)
+        self.model_reduced = reduced if model_reduced is None else model_reduced
         self.stop = stop          # why generation stopped, as the API says
         self.problem = problem    # why data is None when a schema was asked for
         self.truncated = truncated  # True: cut off at the token limit (stop says which)

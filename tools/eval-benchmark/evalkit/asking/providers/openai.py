@@ -6,7 +6,9 @@ from OPENAI_API_KEY, sent as ``Authorization: Bearer``, required only for the
 OpenAI API itself (local servers may need none). JSON replies through
 ``response_format``: ``json_object`` by default (widely supported; the prompt
 must say JSON), or ``json_schema`` with OPENAI_JSON_MODE=json_schema where the
-server supports it. The token limit is sent as ``max_completion_tokens`` to
+server supports it; with OPENAI_JSON_MODE=none no ``response_format`` is sent
+and the JSON is asked for in the prompt and read from the text, as for a
+Bedrock model without a forced tool (jsonprompt.py). The token limit is sent as ``max_completion_tokens`` to
 the OpenAI API (its current models refuse ``max_tokens``) and as
 ``max_tokens`` to other servers, which know that name.
 
@@ -23,6 +25,7 @@ stopped at the token limit (``finish_reason: length``) is marked ``truncated``.
 
 import re
 
+from . import jsonprompt
 from .base import Client, ProviderError, parse_json_text
 from .messages import Reply, usage_record
 from .errors import Failure, FatalProviderError, checked_base, json_error
@@ -49,6 +52,12 @@ _TOOLS_REFUSED = re.compile(r"\b(tools?|tool[ _]choice|function calling)\b.*\b(n
                             re.IGNORECASE)
 
 
+# OPENAI_JSON_MODE: response_format json_object or json_schema, or none: no
+# response_format, the JSON asked for in the prompt (jsonprompt.py), for a
+# server that takes neither.
+JSON_MODES = ("json_object", "json_schema", "none")
+
+
 class OpenAI(Client):
     name = "openai"
 
@@ -64,8 +73,8 @@ class OpenAI(Client):
         self.secrets = [self.key] if self.key else []
         self.refuse_unsendable("OPENAI_API_KEY", self.key, "the Authorization header")
         self.json_mode = environ.get("OPENAI_JSON_MODE") or "json_object"
-        if self.json_mode not in ("json_object", "json_schema"):
-            raise FatalProviderError("OPENAI_JSON_MODE must be json_object or json_schema")
+        if self.json_mode not in JSON_MODES:
+            raise FatalProviderError("OPENAI_JSON_MODE must be json_object, json_schema or none")
         self.key_hint = ("check OPENAI_API_KEY" if self.key else
                          "the server wants a key: set OPENAI_API_KEY")
 
@@ -88,7 +97,8 @@ class OpenAI(Client):
             other = "json_object" if self.json_mode == "json_schema" else "json_schema"
             return Failure(kind, message, fatal=True,
                            hint=f"the server does not take response_format {self.json_mode}: "
-                                f"set OPENAI_JSON_MODE={other}")
+                                f"set OPENAI_JSON_MODE={other} (or none: JSON asked for in the "
+                                "prompt)")
         if status == 404:
             hint = (f"OPENAI_BASE_URL usually ends in /v1: try {self.base}/v1"
                     if not self.base.endswith("/v1") else "check OPENAI_BASE_URL")
@@ -105,14 +115,20 @@ class OpenAI(Client):
         cached = details.get("cached_tokens") if isinstance(details, dict) else None
         return usage_record(api, usage.get("prompt_tokens"), usage.get("completion_tokens"), cached)
 
+    def json_mode_of(self, req):
+        return None if req.schema is None else self.json_mode
+
     def body(self, req):
+        user = req.user
+        if req.schema is not None and self.json_mode == "none":
+            user += jsonprompt.instruction(req.schema)
         body = {"model": req.model,
                 "messages": [{"role": "system", "content": req.system},
-                             {"role": "user", "content": req.user}]}
+                             {"role": "user", "content": user}]}
         body["max_completion_tokens" if self.official else "max_tokens"] = req.max_tokens
         if req.temperature is not None:
             body["temperature"] = req.temperature
-        if req.schema is not None:
+        if req.schema is not None and self.json_mode != "none":
             if self.json_mode == "json_schema":
                 body["response_format"] = {"type": "json_schema", "json_schema": {
                     "name": req.schema_name, "schema": req.schema, "strict": False}}
@@ -151,7 +167,7 @@ class OpenAI(Client):
         data, problem = (None, None)
         truncated = stop == "length"
         if req.schema is not None:
-            data, problem = parse_json_text(text)
+            data, problem = self.read_json(text, req)
             if truncated:
                 data, problem = None, "reply cut off at the token limit"
         return Reply(text, data, usage, raw, attempts, doc.get("model"), stop, problem, truncated)
@@ -191,7 +207,14 @@ class OpenAI(Client):
             text = doc["choices"][0]["message"].get("content")
         except (KeyError, IndexError, TypeError, AttributeError):
             return False  # reply_of says what is wrong with the body
-        return isinstance(text, str) and parse_json_text(text)[0] is None
+        return isinstance(text, str) and self.read_json(text, req)[0] is None
+
+    def read_json(self, text, req):
+        """``(data, problem)`` of a reply's text: the JSON object of
+        response_format, or with OPENAI_JSON_MODE=none the one asked for in
+        the prompt (a Markdown fence around it allowed, jsonprompt.read)."""
+        return jsonprompt.read(text, req.schema) if self.json_mode == "none" \
+            else parse_json_text(text)
 
     def ask_for_answer(self, body, doc, note):
         body["messages"].append({"role": "assistant",
@@ -205,10 +228,10 @@ class OpenAI(Client):
         except (KeyError, IndexError, TypeError, AttributeError):
             return []  # reply_of says what is wrong with the body
         out = []
-        for n, call in enumerate(calls if isinstance(calls, list) else []):
+        for call in calls if isinstance(calls, list) else []:
             call = call if isinstance(call, dict) else {}
             function = call.get("function") if isinstance(call.get("function"), dict) else {}
-            out.append(checked_call(call.get("id") or f"call_missing_{n}", function.get("name"),
+            out.append(checked_call(call.get("id"), function.get("name"),
                                     function.get("arguments"), as_text=True))
         return out
 
@@ -218,21 +241,26 @@ class OpenAI(Client):
         # (llama-cpp-python's server answers null with HTTP 500), and the
         # arguments of a malformed call as "{}" (vLLM, llama.cpp and SGLang
         # answer a history holding them with HTTP 400); the exchange keeps
-        # the reply as received, and the model gets the call's error.
-        malformed = {c["id"] for c in calls if c["error"] is not None}
+        # the reply as received, and the model gets the call's error. Each
+        # call goes back by position (tool_calls made one per item), under
+        # the id its result carries (toolloop.own_ids).
         body["messages"].append({"role": "assistant", "content": message.get("content") or "",
-                                 "tool_calls": [sent_back(c, malformed)
-                                                for c in message["tool_calls"]]})
+                                 "tool_calls": [sent_back(original, call) for original, call
+                                                in zip(message["tool_calls"], calls)]})
         body["messages"] += [{"role": "tool", "tool_call_id": c["id"], "content": c["result"]}
                              for c in calls]
         if note:
             body["messages"].append({"role": "user", "content": note})
 
 
-def sent_back(call, malformed):
-    """A tool call of the model's as the history sends it back: its
-    arguments replaced by ``{}`` when they were not a JSON object."""
-    if not isinstance(call, dict) or call.get("id") not in malformed:
-        return call
-    function = dict(call.get("function") or {}, arguments="{}")
-    return dict(call, function=function)
+def sent_back(original, call):
+    """The model's tool call ``original`` as the history sends it back: under
+    the id of its ``call`` (the loop's), its arguments replaced by ``{}``
+    when they were not a JSON object; else as received, byte for byte."""
+    entry = dict(original) if isinstance(original, dict) else {"type": "function"}
+    if entry.get("id") != call["id"]:
+        entry["id"] = call["id"]
+    if call["error"] is not None:
+        function = entry.get("function") if isinstance(entry.get("function"), dict) else {}
+        entry["function"] = dict(function, arguments="{}")
+    return entry

@@ -27,7 +27,9 @@ and ``exchange`` one record per round, in order::
      "tool_calls": [{"id", "name", "input", "result", "error"}]}
 
 (``error`` is None, or why the call was answered with an error without
-running it.) ``rounds`` is the number of requests made.
+running it; ``given_id``, only when the loop sent the call back under an id
+of its own, is the id the model gave, perhaps none.) ``rounds`` is the
+number of requests made.
 
 Bounds: at most ``max_rounds`` requests (``MAX_ROUNDS`` by default), each
 one model call through the client's retries, meter and limiter. The last
@@ -41,7 +43,10 @@ model with an error result and the loop goes on (OpenAI-compatible: the
 history sent back carries ``{}`` for such arguments, since vLLM, llama.cpp
 and SGLang answer a history holding them with HTTP 400; the exchange keeps
 what the model sent); a call of an unknown tool
-is given to ``run_tool``, whose error text the model gets.
+is given to ``run_tool``, whose error text the model gets. Each call goes
+back under one id of its own (``own_ids``: the model's, or the loop's when
+the model gave none or one an earlier call has), in the history and in its
+result alike, and the history is rebuilt by position, never looked up by id.
 
 ``ToolsUnsupported`` (a ProviderError, not fatal) is raised when the model
 or server cannot take tools: a Bedrock model without forced ``toolChoice``
@@ -67,6 +72,7 @@ from .errors import ProviderError
 # keeps looking is told to answer well before it costs much. lookups.py's own
 # bound (MAX_LOOKUPS calls) still holds inside it.
 MAX_ROUNDS = 8
+NOT_A_CALL = object()  # resent: a block of the turn that is no tool call
 ANSWER_NOW = ("That was your last lookup: no more tool calls are possible. "
               "Give your final answer now, in the format asked for.")
 
@@ -85,7 +91,7 @@ class ToolReply(Reply):
     def __init__(self, reply, exchange):
         super().__init__(reply.text, reply.data, summed_usage(exchange),
                          reply.raw, [a for r in exchange for a in r["attempts"]], reply.model,
-                         reply.stop, reply.problem, reply.truncated)
+                         reply.stop, reply.problem, reply.truncated, reply.model_reduced)
         self.exchange = exchange     # one record per round, in order (see above)
         self.rounds = len(exchange)  # requests made
 
@@ -108,6 +114,7 @@ def run(client, req, tools, run_tool, max_rounds=MAX_ROUNDS):
 def rounds(client, req, body, run_tool, max_rounds, exchange):
     """Ask, run the lookups asked for, send their results, until an answer
     or the last round; each round appended to ``exchange`` as it ends."""
+    used = set()  # every call id sent back so far (own_ids)
     while True:
         number = len(exchange) + 1
         if number == max_rounds:
@@ -116,7 +123,7 @@ def rounds(client, req, body, run_tool, max_rounds, exchange):
         record = {"round": number, "request": copy.deepcopy(body), "attempts": attempts,
                   "reply": raw, "usage": usage, "tool_calls": []}
         exchange.append(record)
-        calls = client.tool_calls(req, doc)
+        calls = own_ids(client.tool_calls(req, doc), used, number)
         if not calls and number < max_rounds and client.unreadable_answer(req, doc):
             # Its answer came in a round offered tools, where a JSON-only
             # reply cannot be asked for: ask once more with no tool to call.
@@ -139,7 +146,7 @@ def final_reply(client, req, doc, raw, attempts, usage, calls, max_rounds):
         return reply
     return Reply("", None, usage, raw, attempts, reply.model, reply.stop,
                  f"no answer: the model still called tools in round {max_rounds}, the last "
-                 "allowed (max_rounds)", reply.truncated)
+                 "allowed (max_rounds)", reply.truncated, reply.model_reduced)
 
 
 def send(client, req, body, exchange):
@@ -155,10 +162,49 @@ def send(client, req, body, exchange):
         raise
 
 
+def own_ids(calls, used, number):
+    """``calls`` (of round ``number``), each with the id the loop sends it
+    back under: the model's own when it gave one that no earlier call of the
+    loop has, else the loop's own, ``call_<round>_<position>`` (a server may
+    send a call without an id, or two calls under one: Gemini's
+    OpenAI-compatible endpoint, llama.cpp's server, some proxies), with the
+    id the model gave kept as ``given_id``. The history is sent back by
+    position with these ids (each provider's ``add_results``), so that every
+    result answers its own call and no two results share an id."""
+    for position, call in enumerate(calls):
+        given = call["id"]
+        if not isinstance(given, str) or not given.strip() or given in used:
+            mine = f"call_{number}_{position}"
+            while mine in used:
+                mine += "_"
+            call["id"], call["given_id"] = mine, given
+        used.add(call["id"])
+    return calls
+
+
+def resent(blocks, calls, id_of, renamed):
+    """An assistant turn's ``blocks`` as the history sends them back: the
+    n-th call among them (``id_of(block)``: its id, or ``NOT_A_CALL``) under
+    the id of ``calls[n]`` (``renamed(block, id)``); every other block, and a
+    call already under its id, as received."""
+    ids = iter(call["id"] for call in calls)
+    out = []
+    for block in blocks:
+        given = id_of(block)
+        if given is not NOT_A_CALL:
+            call_id = next(ids)
+            block = block if given == call_id else renamed(block, call_id)
+        out.append(block)
+    return out
+
+
 def answered(call, run_tool):
-    """A call with its ``result`` (the text the model is given) and ``error``."""
+    """A call with its ``result`` (the text the model is given) and ``error``;
+    ``given_id``, the model's id, when the loop sent it back under its own."""
     out = {"id": call["id"], "name": call["name"], "input": call["input"],
            "result": None, "error": call["problem"]}
+    if "given_id" in call:
+        out["given_id"] = call["given_id"]
     if call["problem"] is None:
         out["result"] = run_tool(call["name"], call["input"])
     else:

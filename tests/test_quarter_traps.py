@@ -130,7 +130,8 @@ class MakeOfAQuarter(unittest.TestCase):
         for made in ("results.csv", "review.html", "review-sheet.md"):
             self.assertTrue(os.path.exists(self.path(WORK, made)), made)
         self.assertIn(f"make score: 100 of 100 answers the rubric requires a person to read "
-                      f"and 20 of 20 sampled passes have no review entry: {WORK}/review-sheet.md "
+                      f"and 120 of 120 sampled answers have no review entry: "
+                      f"{WORK}/review-sheet.md "
                       f"(or {WORK}/review.html, in a browser) lists them; write their entries "
                       f"into {WORK}/reviews-{QUARTER}.json, then make score QUARTER={QUARTER} "
                       f"again (the figures after review) and make publish QUARTER={QUARTER}\n",

@@ -16,7 +16,7 @@ nothing is re-scored (reproduce.py does that).
 says on stderr what comes next for a quarter being made, from the
 results.json that score.py wrote in its folder (make score runs it): the
 questions not asked yet (a trial run: make run asks them), else the answers
-and sampled passes still without a review entry (the sheet, the page and
+and sampled answers still without a review entry (the sheet, the page and
 the reviews file to write), else that the review is complete (make publish).
 
 Exit codes: 0 listed (perhaps none), or said; 2 no such benchmark folder, or
@@ -84,7 +84,7 @@ def next_step(quarter, work):
         return (f"{unasked} of {len(rows)} questions were not asked (a trial, LIMIT or ONLY, or "
                 f"an interrupted run), and count as not delivered: make run QUARTER={quarter} "
                 "asks them, then make score again")
-    sampled = f" and {len(sample['missing'])} of {sample['sampled']} sampled passes" \
+    sampled = f" and {len(sample['missing'])} of {sample['sampled']} sampled answers" \
         if sample and sample["missing"] else ""
     if missing or sampled:
         return (f"{missing} of {required} answers the rubric requires a person to read{sampled} "
@@ -92,7 +92,7 @@ def next_step(quarter, work):
                 f"browser) lists them; write their entries into {reviews}, then make score "
                 f"QUARTER={quarter} again (the figures after review) and make publish "
                 f"QUARTER={quarter}")
-    whole = f" and every sampled pass ({sample['sampled']})" if sample else ""
+    whole = f" and every sampled answer ({sample['sampled']})" if sample else ""
     return (f"the review is complete: every answer the rubric requires a person to read "
             f"({required}){whole} has its entry in {reviews}, and the figures above are after "
             f"review: make publish QUARTER={quarter} publishes them")

@@ -414,7 +414,7 @@ class DatedPages(unittest.TestCase):
         for name, page in render_pages(mini_result("2026-12-01")).items():
             self.assertNotIn('<table class="sample', page, name)
         tables = {"2026-12-02.3": ['<table class="sample">'],
-                  None: ['<table class="sample truth">', '<table class="sample rates">']}
+                  None: ['<table class="truth">', '<table class="sample rates">']}
         for rules, names in tables.items():
             pages = render_pages(mini_result(rules))
             for lang, name in page_names().items():

@@ -441,9 +441,11 @@ class PhoneAndOutputs(unittest.TestCase):
             page = self.pages[name]
             style = page[page.index("<style>"):page.index("</style>")]
             phone = style[style.index("@media (max-width:44rem){"):]
-            for rule in ("table.sample td{display:block;width:100%}",
-                         "table.sample thead{display:none}",
+            for rule in ("table.sample td,table.truth,table.truth tbody,table.truth tr,"
+                         "table.truth td{display:block;width:100%}",
+                         "table.sample thead,table.truth thead{display:none}",
                          "table.sample td:first-child{border-top:0;min-width:0}",
+                         "table.truth td:first-child{border-top:0;font-weight:700;",
                          "table.sample td:nth-child(-n+2){display:inline-block;"):
                 self.assertIn(rule, phone, name)
             # Each figure after its column's name, in the page's language:

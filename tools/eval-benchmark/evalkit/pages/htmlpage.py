@@ -72,13 +72,14 @@ form.explore{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center;margi
 ul.found{margin:.3rem 0;font-size:.92em;overflow-wrap:anywhere}
 @media (max-width:44rem){
 body{padding:.5rem .6rem 2rem}
-table.results,table.results tbody,table.results tr,table.results td,table.sample,table.sample tbody,table.sample tr,table.sample td{display:block;width:100%}
-table.results thead,table.sample thead{display:none}
-table.results tr,table.sample tr{border:1px solid #ccc;margin:0 0 .7rem}
-table.results td,table.sample td{border:0;border-top:1px solid #eee;display:flex;justify-content:space-between;gap:1rem;text-align:end}
+table.results,table.results tbody,table.results tr,table.results td,table.sample,table.sample tbody,table.sample tr,table.sample td,table.truth,table.truth tbody,table.truth tr,table.truth td{display:block;width:100%}
+table.results thead,table.sample thead,table.truth thead{display:none}
+table.results tr,table.sample tr,table.truth tr{border:1px solid #ccc;margin:0 0 .7rem}
+table.results td,table.sample td,table.truth td{border:0;border-top:1px solid #eee;display:flex;justify-content:space-between;gap:1rem;text-align:end}
 table.results td:first-child,table.sample td:first-child{border-top:0;min-width:0}
+table.truth td:first-child{border-top:0;font-weight:700;font-size:1.1em}
 table.results td::before{content:attr(data-label);font-weight:600;text-align:start}
-table.sample td::before{font-weight:600;text-align:start}
+table.sample td::before,table.truth td::before{font-weight:600;text-align:start}
 table.results td:nth-child(-n+2),table.sample td:nth-child(-n+2){display:inline-block;width:auto;border:0;font-weight:700;font-size:1.1em}
 table.results td:nth-child(-n+2)::before,table.sample td:nth-child(-n+2)::before{content:none}
 table.verdicts,table.verdicts tbody,table.verdicts tr,table.verdicts td{display:block;width:100%}
@@ -217,7 +218,7 @@ def truth_section(block, lang):
     evalkit/rubric/passes.py), a row a set, beside the results table."""
     heads = [label(lang, "set")] + [label(lang, m) for m in MEASURES]
     out = [f"<h2>{label(lang, 'truth')}</h2>", f"<p>{label(lang, 'truth_note')}</p>",
-           '<div class="wide"><table class="sample truth">', head_row(heads), "<tbody>"]
+           '<div class="wide"><table class="truth">', head_row(heads), "<tbody>"]
     by_set = {}
     for item in block["estimates"]:
         by_set.setdefault(item["set"], {})[item["measure"]] = item
@@ -254,7 +255,8 @@ def rates_section(block, lang):
                    f"</td><td>{code_of(item['lang'], lang)}</td>"
                    + "".join(f'<td class="n"><span dir="ltr" class="fig">{e(text)}</span></td>'
                              for text in (str(item["candidates"]), t["read"], t["rate"],
-                                          t["interval"])) + "</tr>")
+                                          label(lang, "exact") if item["exact"]
+                                          else t["interval"])) + "</tr>")
     return out + ["</tbody>", "</table></div>"]
 
 

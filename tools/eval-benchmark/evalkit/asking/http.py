@@ -188,6 +188,9 @@ class _WatchedHTTPS(_Watched, urllib.request.HTTPSHandler):
 _OPENER = urllib.request.build_opener(_NoRedirect(), _EnvironmentProxy(), _WatchedHTTP(),
                                       _WatchedHTTPS())
 
+# The headers of the last response each thread received (received_headers).
+_RECEIVED = threading.local()
+
 # Ctrl-C: set by ``interrupt``, cleared by ``allow``; the watches of the
 # requests in flight, to cut them all at once.
 _INTERRUPTED = threading.Event()
@@ -416,6 +419,7 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP, secrets=()):
     the body record. Neither holds one of ``secrets``. Interrupted, and
     nothing sent, after ``interrupt``.
     """
+    _RECEIVED.headers = {}
     if _INTERRUPTED.is_set():
         raise Interrupted("interrupted before the request was sent")
     started_at = utc_now()
@@ -435,7 +439,16 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP, secrets=()):
             _IN_FLIGHT.discard(watch)
     attempt["started_at"] = started_at
     attempt["latency_ms"] = int((time.monotonic() - start) * 1000 + 0.5)
+    _RECEIVED.headers = response["headers"] if response else {}
     return attempt, response
+
+
+def received_headers():
+    """The headers (lower-case names, secrets redacted) of the response to
+    this thread's last ``send``, {} when none came: what a rate limiter
+    reads a provider's stated limits from (budget.py), on the thread that
+    made the request, before its next one."""
+    return getattr(_RECEIVED, "headers", {})
 
 
 def _exchange(method, url, headers, data, watch, deadline, cap, secrets):

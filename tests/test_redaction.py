@@ -29,7 +29,7 @@ SECRETS = (["judge/Key-5Kx8Lm3p"], ["abcd", "sk-test-FAKE"], ["a\\b%c&d"], ["caf
            ["MYKEY abc\n"], ["Bearer tok/9+Z="])
 FILLER = ("the", " ", "\\", "\\\\", "%", "&", "#", ";", "u", "0", "\\n", "&amp;", "%41", "\\u00e9",
           "\u00e9", "\n", "x", "&#", "\\u", "\u2014", "%2", "&#x", "\\\\u00")
-BLOCKS = (3, 10, 64, redaction.BLOCK)
+BLOCKS = (7, 64, redaction.BLOCK)
 
 
 # ---- the oracle: redaction as it was --------------------------------------------------------
@@ -161,7 +161,7 @@ def spelled_in(text, secrets):
 class SameOrMore(unittest.TestCase):
     def test_every_secret_found_before_is_found_at_any_block_size(self):
         rng = random.Random(SEED)
-        cases = list(texts(rng, 150))
+        cases = list(texts(rng, 100))
         changed = 0
         for block in BLOCKS:
             with mock.patch.object(redaction, "BLOCK", block):

@@ -22,8 +22,8 @@ import types
 import unittest
 from unittest import mock
 
-from tests import model_servers, support
-from tests.model_servers import ModelServer, error, raw, success
+from tests import support
+from tests.model_servers import ModelServer, error, ratelimit, raw, success
 from tests.support import FIXTURES, HANG, call_main, read_lines
 
 import run  # noqa: E402
@@ -69,10 +69,9 @@ class HeldClock:
 
 
 def server_clock(test, clock):
-    """The loopback model servers read ``clock`` for their rate limits (and
-    sleep as before), for the rest of ``test``."""
-    patch = mock.patch.object(model_servers, "time",
-                              types.SimpleNamespace(monotonic=clock, sleep=time.sleep))
+    """The loopback model servers read ``clock`` for their rate limits (the
+    bucket of tools/bench/ratelimit.py), for the rest of ``test``."""
+    patch = mock.patch.object(ratelimit, "time", types.SimpleNamespace(monotonic=clock))
     patch.start()
     test.addCleanup(patch.stop)
 

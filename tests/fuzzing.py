@@ -433,7 +433,7 @@ def _formats(doc, compact=False):
 # What a place is given in the sweep: a string, a list (not hashable, not a
 # string); a list or an object, a number; anything else, a string with a
 # line break and a NUL in it.
-PLACES = 30
+PLACES = 20
 OTHER_THAN_TEXT, OTHER_THAN_NUMBER = ("a list of a list", [["x"]]), ("a string", "1\n\x00")
 OTHER_THAN_LIST = ("-1", -1)
 

@@ -55,6 +55,17 @@ CONTROL = (("a NUL", "\x00"), ("a line break", "\n"), ("CR LF", "\r\n"), ("an es
            ("zero-width marks", "\u200b\u200f"), ("a BOM", "\ufeff"), ("a bell", "\x07"))
 SURROGATES = ("\ud800", "\udfff", "\udc00x")
 
+# Where the defects are (issue 41): the 64 failures the first fuzz found on
+# 4b94a4a were all at a leaf (a string, a number) or a whole file, none at a
+# list or an object as a whole, and most from a value of another type, a lone
+# surrogate or a format. So a case changes a leaf most of the time, with
+# those operators weighted up.
+LEAF_SHARE = 0.85
+OPERATORS, WEIGHTS = zip(("wrong", 4), ("surrogate", 3), ("received", 2), ("control", 1),
+                         ("string", 1), ("huge", 1), ("nan", 1), ("duplicate key", 1),
+                         ("number text", 1), ("delete", 1), ("empty", 1), ("unknown key", 1),
+                         ("twice", 1))
+
 _PLACE = "\u0000PLACE{}\u0000"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -144,12 +155,12 @@ def _deep_list():
 def mutate_doc(rng, doc, compact=False):
     """One structural mutation of a parsed JSON document: a Mutant."""
     doc = _copy(doc)
-    path, value = rng.choice(list(nodes(doc)))
+    every = list(nodes(doc))
+    leaves = [(p, v) for p, v in every if not isinstance(v, (dict, list)) or not v]
+    path, value = rng.choice(leaves if leaves and rng.random() < LEAF_SHARE else every)
     where = show(path)
     is_format = bool(path) and path[-1] == "format"
-    op = rng.choice(("delete", "wrong", "wrong", "wrong", "huge", "nan", "string", "surrogate",
-                     "control", "duplicate key", "unknown key", "empty", "twice", "number text",
-                     "received"))
+    op = rng.choices(OPERATORS, WEIGHTS)[0]
     if op == "received":
         # A string that is itself JSON (a response body as received) gets a
         # lone surrogate's escape inside, as a server that cuts an emoji in
@@ -381,3 +392,100 @@ def mutate_text(rng, data, marker=None):
                       True)
     at = rng.randrange(len(data) + 1)
     return Mutant(f"cut at byte {at}", data[:at], False)
+
+
+# ---- the sweep: what every input gets once ----------------------------------------------
+
+# A format that is not the whole number 1: each loader's check of it had its
+# own hole (a string, true, an object, 1e999 taken for it).
+FORMATS = (("true", True), ("the string '1'", "1"), ("a blank string", " "), ("an object", {}),
+           ("a deep list", "DEEP"), ("NaN", "NaN"))
+
+
+def _with_surrogates(value):
+    """``value`` with a lone surrogate at the end of every string in it, and
+    of every string in the JSON a string holds (a response body)."""
+    if isinstance(value, dict):
+        return {key: _with_surrogates(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_with_surrogates(item) for item in value]
+    if isinstance(value, str):
+        inner = _embedded(value)
+        if inner is not None:
+            return escape_surrogates(json.dumps(_with_surrogates(inner), ensure_ascii=False))
+        return value + SURROGATES[0]
+    return value
+
+
+def _formats(doc, compact=False):
+    """The document with each of FORMATS as its format (none without one)."""
+    if not isinstance(doc, dict) or "format" not in doc:
+        return []
+    out = []
+    for label, value in FORMATS:
+        tokens = [(0, value)] if value == "NaN" else []
+        new = dict(doc, format=_PLACE.format(0) if tokens else
+                   (_deep_list() if value == "DEEP" else value))
+        out.append(Mutant(f"format: {label}", dump(new, tokens, compact), True))
+    return out
+
+
+# What a place is given in the sweep: a string, a list (not hashable, not a
+# string); a list or an object, a number; anything else, a string with a
+# line break and a NUL in it.
+PLACES = 20
+OTHER_THAN_TEXT, OTHER_THAN_NUMBER = ("a list of a list", [["x"]]), ("a string", "1\n\x00")
+OTHER_THAN_LIST = ("-1", -1)
+
+
+def _places(docs):
+    """``(line, path, value)`` of the first node at each place of ``docs``
+    (a place: a path with its item numbers left out), but the whole of a
+    document and a format; at most PLACES of them, evenly spread over it."""
+    seen, out = set(), []
+    for line, doc in enumerate(docs):
+        for path, value in nodes(doc):
+            place = tuple("[]" if isinstance(part, int) else part for part in path)
+            if not path or place in seen or path[-1] == "format":
+                continue
+            seen.add(place)
+            out.append((line, path, value))
+    return out[::-(-len(out) // PLACES)] if len(out) > PLACES else out
+
+
+def _sweep(docs, compact):
+    """``[(label, docs)]``: each place of another type, one at a time (a
+    field a loader does not check is met, wherever it is), every string
+    with a lone surrogate, the first document's format each way FORMATS has
+    it. The defects the first fuzz found were all of these (issue 41)."""
+    out = []
+    for line, path, value in _places(docs):
+        label, other = OTHER_THAN_TEXT if isinstance(value, str) else \
+            OTHER_THAN_LIST if isinstance(value, (dict, list)) else OTHER_THAN_NUMBER
+        new = list(docs)
+        new[line] = _set(_copy(docs[line]), path, other)
+        out.append((f"{show(path)}: {label}", [dump(d, compact=compact) for d in new], False))
+    out.append(("every string: a lone surrogate",
+                [dump(_with_surrogates(d), compact=compact) for d in docs], False))
+    for m in _formats(docs[0], compact):
+        out.append((m.label, [m.data] + [dump(d, compact=compact) for d in docs[1:]], True))
+    return out
+
+
+def sweep_json(data):
+    """The sweep of a JSON file (``_sweep``), and the file nested past any parser."""
+    cases = _sweep([json.loads(data.decode("utf-8"))], False)
+    return [Mutant(label, texts[0], refuse) for label, texts, refuse in cases] + \
+        [Mutant("nested past any parser", b"[" * TOO_DEEP + b"]" * TOO_DEEP, True)]
+
+
+def sweep_jsonl(data):
+    """The sweep of a JSON Lines file (``_sweep``: a leaf of any line)."""
+    docs = [json.loads(line) for line in data.decode("utf-8").splitlines()]
+    return [Mutant(label, b"".join(text + b"\n" for text in texts), refuse)
+            for label, texts, refuse in _sweep(docs, True)]
+
+
+def sweep_text(data):
+    """A text file empty, and cut in half."""
+    return [Mutant("empty file", b"", False), Mutant("cut in half", data[:len(data) // 2], False)]

@@ -19,13 +19,14 @@ reply to a Bedrock request without a tool comes back as text. Success
 bodies carry each API's usage object in its own fields (``USAGE``);
 ``usage=None`` plays a server that reports none, a dict another usage.
 ``rate=(rpm, burst)`` enforces a rate limit as the APIs do: a TokenBucket
+(tools/bench/ratelimit.py, which the bench's rate-limited provider keeps too)
 of ``rpm`` requests a minute holding at most ``burst``; a request past it is
 answered 429 in the API's shape with ``retry-after`` (whole seconds until
 the next token, at least 1), and counted in ``throttled``. ``delay`` is the
 seconds before each success reply, or a function of no arguments that
 returns them, called for each success reply under the server's lock: a
 model's latency, drawn from a seeded ``random.Random`` in the seed's
-sequence (tools/bench/bench.py's rate-limited provider).
+sequence.
 
 Every success body says it comes from a stand-in: ``"stand_in": true`` at its
 top level, a field no real API sends, so that ai_eval.py labels a run it
@@ -50,12 +51,16 @@ no tools: Ollama's 400 "does not support tools" for openai, the service's
 """
 
 import json
-import math
+import os
+import sys
 import time
 from http.server import BaseHTTPRequestHandler
 
-from tests.support import LoopbackServer
+from tests.support import ROOT, LoopbackServer
 from evalkit.asking.providers.sigv4 import sign
+
+sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
+import ratelimit  # noqa: E402  (the bench's rate-limited provider keeps the same limit)
 
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
 
@@ -188,30 +193,6 @@ def _success(flavour, request, content, stop):
             "stopReason": stop or ("tool_use" if "toolUse" in blocks[0] else "end_turn"),
             "usage": {"inputTokens": 11, "outputTokens": 7, "totalTokens": 18},
             "metrics": {"latencyMs": 5}}
-
-
-class TokenBucket:
-    """A rate limit as the APIs keep one: ``rpm`` tokens a minute, holding
-    at most ``burst``, full at the start. Time is read from ``clock``
-    (seconds; a test passes a clock it moves itself), by default this
-    module's ``time.monotonic`` as it is at each reading (a test may
-    replace the module's ``time``: test_rate_limits.server_clock)."""
-
-    def __init__(self, rpm, burst, clock=None):
-        self.rpm, self.burst = rpm, burst
-        self.clock = clock or (lambda: time.monotonic())
-        self.level, self.at = float(burst), self.clock()
-
-    def take(self):
-        """None when a token was taken; else the request's ``retry-after``:
-        whole seconds until the next token, at least 1, as the APIs round it."""
-        now = self.clock()
-        self.level = min(self.burst, self.level + (now - self.at) * self.rpm / 60.0)
-        self.at = now
-        if self.level >= 1:
-            self.level -= 1
-            return None
-        return max(1, math.ceil((1 - self.level) * 60.0 / self.rpm))
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -347,7 +328,7 @@ class ModelServer(LoopbackServer):
                          reply=reply or (lambda request: "Hello from the loopback model."),
                          bad_signatures=0, delay=delay, strict_paths=strict_paths,
                          forced_tool=forced_tool, usage=usage, throttled=0, tools=tools,
-                         bucket=TokenBucket(*rate) if rate else None)
+                         bucket=ratelimit.TokenBucket(*rate) if rate else None)
 
     @property
     def base(self):

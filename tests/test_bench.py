@@ -1,9 +1,10 @@
 """The speed benchmark's instrument: the stand-in server (a real HTTP/1.1
 server in its own process that answers every request after the fixed delay,
 one connection at a time or many at once, kept alive or not, and stops when
-the bench lets go of it), the rate-limited provider (the tests' ModelServer
-with its token bucket, and the bench's seeded latencies) and the table the
-bench writes into README.md.
+the bench lets go of it), the rate-limited provider (the stand-in with the
+token bucket of tools/bench/ratelimit.py, which the tests' ModelServer keeps
+too, stating it in OpenAI's rate-limit headers, and the bench's seeded
+latencies) and the table the bench writes into README.md.
 
 No test here times anything: speed is what ``make bench`` measures. The
 delays are checked as the calls the servers make (their sleep replaced, or
@@ -23,11 +24,11 @@ import urllib.error
 import urllib.request
 from unittest import mock
 
-from tests.model_servers import TokenBucket
 from tests.support import HANG, ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
 import bench  # noqa: E402
+from ratelimit import TokenBucket  # noqa: E402
 
 BODY = b'{"answer": "fixed"}'
 # No proxy from the environment: nothing but 127.0.0.1 is contacted.
@@ -82,7 +83,7 @@ class StandInConnections(unittest.TestCase):
 
         def accept():
             try:
-                bench.answer_connections(listener, BODY, 0.05)
+                bench.answer_connections(listener, bench.after(BODY, 0.05))
             except OSError:
                 pass  # the listener was shut: the test is over
         threading.Thread(target=accept, daemon=True).start()
@@ -176,12 +177,34 @@ class RateLimitedProvider(unittest.TestCase):
         self.assertEqual((min(many), max(many)), (0.2, 2.0))  # both bounds are met
         self.assertGreater(len(set(many)), 1000)
 
+    def test_the_bucket_is_stated_in_openais_headers(self):
+        clock = types.SimpleNamespace(now=0.0)
+        bucket = TokenBucket(60, 3, clock=lambda: clock.now)
+        bucket.take()
+        self.assertEqual(bucket.stated(), {"x-ratelimit-limit-requests": "3",
+                                           "x-ratelimit-remaining-requests": "2"})
+        bucket.take(), bucket.take(), bucket.take()
+        self.assertEqual(bucket.stated()["x-ratelimit-remaining-requests"], "0")
+
+    def test_a_latency_is_drawn_for_each_reply_and_none_for_a_429(self):
+        drawn = mock.patch.object(bench, "reply_latency", wraps=bench.reply_latency)
+        with drawn as latency:
+            answer = bench.rate_limited_answer("A fence.", 1, bench.RATE_BURST, stated=False)
+            answers = [answer(b'{"model": "m"}') for _ in range(bench.RATE_BURST + 2)]
+        self.assertEqual(latency.call_count, bench.RATE_BURST)
+        self.assertEqual([a[0] for a in answers],
+                         [b"200 OK"] * bench.RATE_BURST + [b"429 Too Many Requests"] * 2)
+        self.assertTrue(all(0.2 <= a[3] <= 2.0 for a in answers[:bench.RATE_BURST]))
+        self.assertEqual([a[3] for a in answers[bench.RATE_BURST:]], [0.0, 0.0])
+        self.assertEqual([a[1] for a in answers[:bench.RATE_BURST]], [{}] * bench.RATE_BURST)
+
     def test_a_burst_then_429_with_retry_after(self):
         # One token a minute: no token comes back while the test runs, so the
         # count does not depend on how fast the requests arrive. The burst
-        # goes at once; every later request is refused, without a latency.
-        latencies = mock.patch.object(bench, "reply_latency", wraps=bench.reply_latency)
-        with latencies as drawn, bench.rate_limited("A fence needs a permit.", rpm=1) as server:
+        # goes at once; every later request is refused.
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        with bench.rate_limited(tmp.name, "A fence needs a permit.", rpm=1) as server:
 
             def ask():
                 request = urllib.request.Request(
@@ -189,10 +212,10 @@ class RateLimitedProvider(unittest.TestCase):
                     data=b'{"model": "m", "messages": []}', headers={"Content-Type": "application/json"})
                 try:
                     with NO_PROXY.open(request, timeout=HANG) as resp:
-                        return resp.status, json.loads(resp.read()), None
+                        return resp.status, json.loads(resp.read()), resp.headers
                 except urllib.error.HTTPError as exc:
                     with exc:
-                        return exc.code, json.loads(exc.read()), exc.headers["retry-after"]
+                        return exc.code, json.loads(exc.read()), exc.headers
             burst, lock = [], threading.Lock()
 
             def ask_in_burst():
@@ -210,12 +233,16 @@ class RateLimitedProvider(unittest.TestCase):
         # It names the model asked for, as the APIs do: the bench's generator and
         # evaluator are two models, and atomize.py holds the names to the family rule.
         self.assertEqual({a[1]["model"] for a in burst}, {"m"})
-        self.assertEqual(drawn.call_count, bench.RATE_BURST)
         self.assertEqual([(a[0], a[1]["error"]["code"]) for a in after],
                          [(429, "rate_limit_exceeded")] * 3)
         # Its exact value is the bucket's (above); here, a whole number of
         # seconds up to the minute one token takes.
-        self.assertTrue(all(a[2] in {str(s) for s in range(1, 61)} for a in after), after)
+        self.assertTrue(all(a[2]["retry-after"] in {str(s) for s in range(1, 61)} for a in after))
+        # Each reply states the bucket: the burst, and what is left of it.
+        self.assertEqual(sorted(a[2]["x-ratelimit-remaining-requests"] for a in burst),
+                         [str(n) for n in range(bench.RATE_BURST)])
+        self.assertEqual({a[2]["x-ratelimit-limit-requests"] for a in burst + after},
+                         {str(bench.RATE_BURST)})
 
 
 def result(rows):

@@ -13,6 +13,7 @@ meet 429s, the server's clock stands still (no token comes back) until the
 client has answered them; where a run must not, the run and the server share
 a clock that only the run's waits move. HANG bounds only a broken run."""
 
+import json
 import os
 import tempfile
 import threading
@@ -21,8 +22,8 @@ import types
 import unittest
 from unittest import mock
 
-from tests import model_servers, support
-from tests.model_servers import ModelServer, error
+from tests import support
+from tests.model_servers import ModelServer, error, ratelimit, raw, success
 from tests.support import FIXTURES, HANG, call_main, read_lines
 
 import run  # noqa: E402
@@ -68,10 +69,9 @@ class HeldClock:
 
 
 def server_clock(test, clock):
-    """The loopback model servers read ``clock`` for their rate limits (and
-    sleep as before), for the rest of ``test``."""
-    patch = mock.patch.object(model_servers, "time",
-                              types.SimpleNamespace(monotonic=clock, sleep=time.sleep))
+    """The loopback model servers read ``clock`` for their rate limits (the
+    bucket of tools/bench/ratelimit.py), for the rest of ``test``."""
+    patch = mock.patch.object(ratelimit, "time", types.SimpleNamespace(monotonic=clock))
     patch.start()
     test.addCleanup(patch.stop)
 
@@ -108,6 +108,66 @@ class Buckets(unittest.TestCase):
         limiter = budget.Limiter(8, tpm=60, clock=clock, sleep=clock.sleep)  # 1 a second
         limiter.acquire(estimate=5)
         self.assertEqual(clock.slept, [4.0])
+
+
+class Burst(unittest.TestCase):
+    """--rpm with the provider's burst (issue 41): --burst N, else the
+    rate-limit headers of the provider's first reply; a bucket of one when
+    neither says (the tests above)."""
+
+    def test_a_burst_given_goes_at_once_then_the_rate(self):
+        # 60 a minute holding 10: nine at once, the tenth 0.05 s behind (the
+        # bucket runs BURST_LAG of its rate behind the provider's), then one a second.
+        clock = Clock()
+        limiter = budget.Limiter(32, rpm=60, burst=10, clock=clock, sleep=clock.sleep)
+        tickets = [limiter.acquire() for _ in range(12)]
+        self.assertEqual(clock.slept, [0.05, 1.0, 1.0])
+        self.assertEqual([t.paced for t in tickets], [False] * 12)
+        clock.now += 3600  # an idle hour fills it again, to the burst and no more
+        limiter.acquire()
+        self.assertEqual(limiter.requests.level, 10 - budget.BURST_LAG - 1)
+
+    def test_the_first_reply_states_the_burst(self):
+        for limit, left in budget.BURST_HEADERS:
+            with self.subTest(limit):
+                clock = Clock()
+                limiter = budget.Limiter(32, rpm=60, burst=None, clock=clock, sleep=clock.sleep)
+                first = limiter.acquire()
+                limiter.release(first, throttled=False, headers={limit: "10", left: "9"})
+                for _ in range(9):  # the nine its bucket has left go at once
+                    limiter.acquire()
+                self.assertEqual(clock.slept, [])
+                limiter.acquire()
+                self.assertEqual(clock.slept, [1.0])
+                self.assertEqual(limiter.requests.capacity, 10 - budget.BURST_LAG)
+
+    def test_headers_that_state_nothing_leave_a_bucket_of_one(self):
+        for headers in ({}, {"x-ratelimit-limit-requests": "ten"},
+                        {"x-ratelimit-limit-requests": "0", "x-ratelimit-remaining-requests": "5"}):
+            with self.subTest(headers=headers):
+                clock = Clock()
+                limiter = budget.Limiter(32, rpm=60, burst=None, clock=clock, sleep=clock.sleep)
+                limiter.release(limiter.acquire(), throttled=False, headers=headers)
+                limiter.acquire()
+                self.assertEqual(clock.slept, [1.0])
+
+    def test_the_first_reply_holds_the_others_back_no_longer_than_the_rate_would(self):
+        # 600 a minute: the second request waits for the first reply at most
+        # 0.1 s, as a bucket of one would hold it anyway; here no reply comes.
+        limiter = budget.Limiter(8, rpm=600, burst=None)
+        limiter.acquire()
+        second = Call(limiter)
+        self.assertTrue(second.sent.wait(HANG))
+        self.assertEqual(limiter.probe, 1)  # still awaited: its reply may yet state the burst
+
+    def test_the_others_go_when_the_first_reply_comes(self):
+        limiter = budget.Limiter(8, rpm=1, burst=None)  # a bucket of one would hold them a minute
+        first = limiter.acquire()
+        others = [Call(limiter) for _ in range(3)]
+        self.assertFalse(any(call.sent.wait(0.05) for call in others))
+        limiter.release(first, throttled=False, headers={"x-ratelimit-limit-requests": "4",
+                                                         "x-ratelimit-remaining-requests": "3"})
+        self.assertTrue(all(call.sent.wait(HANG) for call in others))
 
 
 class Call:
@@ -423,6 +483,38 @@ class Scripts(unittest.TestCase):
         self.assertEqual(code, 0, err)
         self.assertEqual(srv.httpd.throttled, 0)
         self.assertEqual(self.waits(lines), [0, 240])
+
+    def test_burst_goes_at_once_and_is_refused_without_a_rate(self):
+        # Two calls one after the other at 60 a minute: with --burst 2 both
+        # go at once (the second 0.05 s behind), where a bucket of one holds
+        # the second a second; the server allows them, a burst of 2.
+        self.on_one_clock()
+        srv, code, err, lines = self.generate("openai", "--rpm", "60", "--burst", "2",
+                                              rate=(60, 2))
+        self.assertEqual(code, 0, err)
+        self.assertEqual(self.waits(lines), [0, 50])
+        self.assertEqual(srv.httpd.throttled, 0)
+        srv, code, err, lines = self.generate("openai", "--burst", "2")
+        self.assertEqual((code, err), (2, "run.py: --burst 2 needs a rate of requests: --rpm or "
+                                          "OPENAI_RPM\n"))
+        self.assertEqual(srv.requests, [])
+
+    def test_the_burst_the_provider_states_is_used(self):
+        # The first reply says the bucket holds 2 and has 1 left: the
+        # second call goes at once (read from the response's headers, on
+        # the thread that made the request: http.received_headers).
+        self.on_one_clock()
+        with ModelServer("openai", rate=(60, 2)) as srv:
+            body = json.dumps(success("openai", {"model": "gen-1"}, "Yes, with a permit.")).encode()
+            srv.queue(raw(200, body, {"Content-Type": "application/json",
+                                      "x-ratelimit-limit-requests": "2",
+                                      "x-ratelimit-remaining-requests": "1"}))
+            os.environ.update(srv.environ())
+            out = os.path.join(self.tmp, "raw.jsonl")
+            code, _, err = call_main(run, [CASES, out, "--provider", "openai", "--model", "gen-1",
+                                           "--quiet", "--concurrency", "1", "--rpm", "60"])
+        self.assertEqual(code, 0, err)
+        self.assertEqual(self.waits(read_lines(out)), [0, 0])
 
     def test_a_flag_overrides_the_environment(self):
         self.on_one_clock()

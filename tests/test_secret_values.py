@@ -14,6 +14,7 @@ import json
 import os
 import re
 import tempfile
+import types
 import unittest
 import urllib.parse
 import urllib.request
@@ -21,8 +22,12 @@ from http.server import BaseHTTPRequestHandler
 
 from tests import support
 from tests.model_servers import ModelServer, error
-from tests.support import FIXTURES, ROOT, WidgetServer, run_script
+from tests.support import FIXTURES, ROOT, WidgetServer, call_main
 
+import ai_eval  # noqa: E402  (tools/eval-benchmark is on sys.path through support)
+import atomize  # noqa: E402
+import run  # noqa: E402
+import score  # noqa: E402
 from evalkit.asking import http  # noqa: E402
 from evalkit import redaction  # noqa: E402  (tools/eval-benchmark is on sys.path through support)
 from evalkit.asking.providers.base import redact  # noqa: E402
@@ -33,6 +38,23 @@ KEY_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC
             "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_REGION",
             "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_BEDROCK_RUNTIME",
             "BENCH_ENDPOINT")
+
+
+SCRIPTS = {"run.py": run, "atomize.py": atomize, "ai_eval.py": ai_eval, "score.py": score}
+
+
+def run_script(name, *args, env=None):
+    """The script's ``main`` run in process with ``env`` over the test's
+    environment (put back after): its exit code, stdout and stderr, as a
+    run of its own gives them, without an interpreter's start each time."""
+    saved = dict(os.environ)
+    os.environ.update(env or {})
+    try:
+        code, out, err = call_main(SCRIPTS[name], list(args))
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return types.SimpleNamespace(returncode=code, stdout=out, stderr=err)
 
 
 def lower_hex(encoded):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The speed benchmark: scoring, a published quarter and asking, against their targets.
+"""The speed benchmark: scoring, quarters, redaction and asking, against their targets.
 
     python tools/bench/bench.py [--answers 100000] [--write-readme]
     python tools/bench/bench.py --only scenarios --out /tmp/bench.json
@@ -19,32 +19,49 @@
 3. A quarter: score.py on the published demo quarter (its 120 answers, with
    its reviews and the arguments of its MANIFEST), writing the table,
    results.json and the page, start to finish, the fastest of five: target
-   under 0.5 s. And reproduce.py on the same quarter divided by a bare
+   under 0.5 s. And reproduce.py on the same quarter, and on the newest
+   quarter published (newest_quarter: the latest asked, then the latest
+   rules, of the folders with a MANIFEST.json), each divided by a bare
    interpreter running ``import json``, the fastest of five of each, taken in
    turns: target <= 10.
-4. Asking, as information (no target): run.py and atomize.py on 400
+4. Redaction: evalkit/redaction.py on a model's JSON reply of REDACTION_MB
+   MB (prose with the escapes JSON and URLs write) holding a secret plain,
+   upper-cased, JSON-escaped and percent-encoded, in a process of its own:
+   the time (target <= 3 s), its own memory at the peak, traced by
+   tracemalloc in a second run, divided by the reply's size (target <= 3),
+   and the process's peak resident memory, the reply held (target <= 200 MB).
+5. Citations: score.py on one scenario answer of CITED_KB KB of sentences
+   citing the code (CITING), start to finish, the fastest of five: target
+   <= 3 s (the jargon pass of Useful was quadratic in them until 2026-12).
+6. Asking, as information (no target): run.py and atomize.py on 400
    questions at concurrency 1 and 8 against a loopback stand-in that answers
    each request after 50 ms, divided by the ideal, 400 x 50 ms / concurrency.
    One run each.
-5. At a provider's rate limit: run.py (a model generator) and atomize.py,
+7. At a provider's rate limit: run.py (a model generator) and atomize.py,
    RATED_CALLS calls each, against a loopback OpenAI-compatible provider
-   (the tests' ModelServer, in the bench's process, which only waits for
-   the script meanwhile) that allows RATE requests a minute (a token bucket
-   with a burst of RATE_BURST, answering 429 with ``retry-after`` past it)
-   and answers each request after a seeded latency (reply_latency: a
-   log-normal draw, median 0.5 s, within 0.2 to 2 s), at --concurrency
-   RATED_CONCURRENCY, divided by the ideal, calls / rate: with ``--rpm`` at
-   the limit (target <= 1.10), and without it, the calls in flight adapting
-   to the 429s (target <= 1.25), each with no failed call (the script must
-   exit 0), and the 429s the client recorded on its attempts in the row.
-6. At a low rate, adaptive: run.py, LOW_RATE_CALLS calls, against the same
+   (rate_limited: the stand-in, in its own process, with the bucket of
+   ratelimit.py) that allows RATE requests a minute (a token bucket with a
+   burst of RATE_BURST, answering 429 with ``retry-after`` past it, and
+   stating the bucket in OpenAI's rate-limit headers) and answers each
+   request after a seeded latency (reply_latency: a log-normal draw, median
+   0.5 s, within 0.2 to 2 s), at --concurrency RATED_CONCURRENCY, divided by
+   the ideal, calls / rate: with ``--rpm`` at the limit (target <= 1.10), and
+   without it, the calls in flight adapting to the 429s (target <= 1.25),
+   each with no failed call (the script must exit 0), and the 429s the
+   client recorded on its attempts in the row.
+8. At a low rate, adaptive: run.py, LOW_RATE_CALLS calls, against the same
    provider allowing each of LOW_RATES requests a minute with a burst of 1,
    at --concurrency 16 and 64, without --rpm: the failed calls (target 0:
    the calls in flight cannot go under one, so the limiter must learn a pace
    between requests; issue 26), with the wall time divided by the ideal,
    calls / rate, and the 429s in the row. One run each.
-
-7. Scoring the scenario suite: score.py on SCENARIO_ANSWERS seeded synthetic
+9. At a provider's burst: run.py, BURST_CALLS calls with --rpm BURST_RATE,
+   against the same provider allowing BURST_RATE a minute with a burst of
+   BURST, divided by the floor, (BURST_CALLS - BURST) / rate, the least time
+   the provider allows from the first request to the last: the burst as the
+   provider's headers state it, and as --burst gives it (target <= 1.05),
+   and, as information, neither (a bucket of one). One run each.
+10. Scoring the scenario suite: score.py on SCENARIO_ANSWERS seeded synthetic
    scenario answers (SCENARIO_GENERATORS generators, four to seven claims
    with their citations and some 100 words each, one evaluator that looked
    each answer up in the city's code with a recorded search, one answer in
@@ -52,6 +69,11 @@
    for the table only (--out), start to finish: target under
    SCENARIO_TARGET seconds. One run: scoring was quadratic in the answers
    until 2026-12 (505 s at 50,000 on a busy 2-core machine), linear since.
+
+The parts that wait (WAITING: asking, and every rate row) run beside the
+others, on a thread of the bench whose processes mostly sleep, and the
+rows at the low rates and at a burst all at once, each with a provider and
+a run of its own: the bench takes about as long as its working parts.
 
 Not measured: the scripts' start-up (--help) on its own; the quarter's
 figure counts score.py's start-up from start to finish.
@@ -82,11 +104,11 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools", "eval-benchmark")
 sys.path.insert(0, TOOLS)
-sys.path.insert(0, ROOT)  # for the tests' model server, the rate-limited provider
 
 from evalkit.scenario.corpus import Corpus  # noqa: E402
 from evalkit.jsonl import dumps_line  # noqa: E402
-from tests.model_servers import ModelServer  # noqa: E402
+from evalkit.rubric.quarter import load_manifest  # noqa: E402
+from ratelimit import TokenBucket  # noqa: E402  (beside this file: the provider's bucket)
 
 PY = sys.executable
 SCORE = os.path.join(TOOLS, "score.py")
@@ -105,6 +127,13 @@ RATED_CONCURRENCY = 32  # above what the rate needs at the median latency (10)
 LOW_RATES = (60, 120)  # requests a minute: under one call in flight at the median latency
 LOW_RATE_CALLS = 40    # 40 s at 60 a minute, 20 s at 120
 LOW_RATE_CONCURRENCY = (16, 64)
+# --rpm at a provider whose bucket holds a burst (issue 41): within 5% of the
+# floor, (BURST_CALLS - BURST) requests at the rate, when the run knows the burst.
+BURST_RATE = 60
+BURST = 10
+BURST_CALLS = 90       # 80 s of the rate past the burst
+BURST_MODES = ("stated", "given", "none")
+BURST_TARGET = 1.05
 # Scoring 50,000 scenario answers in under a minute: linear in the answers,
 # with room for a slow spell of a shared machine.
 SCENARIO_ANSWERS = 50000
@@ -220,18 +249,26 @@ CLAIMS = (
      "riverton.example.gov/fences"),
     ("address", "I could not look up your parcel, so I cannot see its zone.", None),
 )
+# Sentences of an answer that cites the code at every turn: a citation
+# every 30 characters or so, some pointing, some explained, acronyms among them.
+CITING = ("Keep it at least 5 feet from the line (RCC 33.110.220).",
+          "See RCC 33.205.040 for the ADU rules.", "An ADU under ORS 197.312 is allowed.",
+          "Apply with BDS before work starts, per \u00a7 3.10.010.", "(RCC 33.205.050).",
+          "Fences are limited to 3.5 feet under Title 33.",
+          "The SDC is set by Chapter 17.14 and section 33.120.210 applies.")
 TAGS = ("correct", "correct", "correct", "correct-vague", "vague-correct", "vague-action",
         "hedge-correct", "WRONG", "PARTIAL-WRONG")
 ADDRESS = "4127 SE Wrenfield Court, Riverton"
 
 
-def make_scenario_inputs(folder, answers, rng):
+def make_scenario_inputs(folder, answers, rng, generators=SCENARIO_GENERATORS, length=None):
     """A scenario file (its tables and the city's code beside it), one raw
     file per generator and the atoms file of one evaluator that looked the
-    code up: ``(scenario file, raw files, atoms file)``. Each generator
-    answers every scenario (``answers`` rounded down to a multiple of
-    SCENARIO_GENERATORS); one answer in a hundred has no atoms line, and one
-    an atomization error."""
+    code up: ``(scenario file, raw files, atoms file)``. Each of
+    ``generators`` answers every scenario (``answers`` rounded down to a
+    multiple of them); one answer in a hundred has no atoms line, and one an
+    atomization error. ``length``: answers of that many characters (their
+    claims again and again), each with its atoms line."""
     for name in ("sources.json", "jargon.json", os.path.join("code", "riverton-code.json")):
         os.makedirs(os.path.dirname(os.path.join(folder, name)), exist_ok=True)
         with open(os.path.join(PERMITS, name), "rb") as src, \
@@ -241,8 +278,7 @@ def make_scenario_inputs(folder, answers, rng):
     with open(os.path.join(PERMITS, "scenarios.json"), encoding="utf-8") as fh:
         topics = json.load(fh)["topics"]
     doc = {"suite": "scenario", "format": 1, "topics": topics,
-           "scenarios": [synthetic_scenario(n, rng)
-                         for n in range(max(1, answers // SCENARIO_GENERATORS))]}
+           "scenarios": [synthetic_scenario(n, rng) for n in range(max(1, answers // generators))]}
     sfile = os.path.join(folder, "scenarios-bench.json")
     with open(sfile, "w", encoding="utf-8") as fh:
         json.dump(doc, fh)
@@ -253,14 +289,15 @@ def make_scenario_inputs(folder, answers, rng):
                 for q in sorted({s["question"] for s in doc["scenarios"]})}
     raws, atoms_file = [], os.path.join(folder, "atoms-bench.jsonl")
     with open(atoms_file, "w", encoding="utf-8", newline="\n") as atoms_out:
-        for k in range(SCENARIO_GENERATORS):
+        for k in range(generators):
             raws.append(os.path.join(folder, f"raw-bench-gen-{k}.jsonl"))
             with open(raws[-1], "w", encoding="utf-8", newline="\n") as raw_out:
                 for scenario in doc["scenarios"]:
-                    text, claims = synthetic_answer(rng)
+                    text, claims = synthetic_answer(rng, length)
                     raw_out.write(dumps_line(scenario_raw_line(scenario, k, text, sha)) + "\n")
                     line = synthetic_atoms_line(scenario, k, text, claims,
-                                                searches[scenario["question"]], corpus, rng)
+                                                searches[scenario["question"]], corpus, rng,
+                                                always=length is not None)
                     if line is not None:
                         atoms_out.write(dumps_line(line) + "\n")
     return sfile, raws, atoms_file
@@ -275,12 +312,16 @@ def synthetic_scenario(n, rng):
             "address": ADDRESS, "must_cover": sorted(topics)}
 
 
-def synthetic_answer(rng):
+def synthetic_answer(rng, length=None):
     """``(text, claims)``: four to seven of the CLAIMS in a random order, then
-    some words of no claim; about 100 words."""
+    some words of no claim; about 100 words, or with sentences that cite the
+    code (CITING) up to ``length`` characters."""
     claims = rng.sample(CLAIMS, rng.randint(4, 7))
     filler = " ".join(rng.choice(WORDS["en"]) for _ in range(rng.randint(20, 60)))
-    return " ".join(text for _t, text, _c in claims) + " " + filler + ".", claims
+    text = " ".join(text for _t, text, _c in claims)
+    while length and len(text) < length:
+        text += " " + rng.choice(CITING)
+    return text + " " + filler + ".", claims
 
 
 def scenario_raw_line(scenario, k, text, sha):
@@ -295,11 +336,12 @@ def scenario_raw_line(scenario, k, text, sha):
             "response": {"status": 200, "body": body}}
 
 
-def synthetic_atoms_line(scenario, k, text, claims, hits, corpus, rng):
+def synthetic_atoms_line(scenario, k, text, claims, hits, corpus, rng, always=False):
     """The evaluator's atoms line for one answer, an atom a claim; its lookup
     is the search of the question that returned ``hits`` (one line in twenty:
-    no lookup at all). None: no atoms line."""
-    roll = rng.random()
+    no lookup at all). None: no atoms line. ``always``: an atoms line with
+    its atoms, looked up."""
+    roll = 0.5 if always else rng.random()
     if roll < 0.01:
         return None
     calls = [] if roll > 0.95 else [{"tool": "search_code", "input": {"query": scenario["question"]},
@@ -386,20 +428,21 @@ for path in sys.argv[1:]:
 
 # ---- the stand-in server -----------------------------------------------------------------
 
-def _answer_after(conn, body, delay):
-    """One connection: each request answered ``delay`` seconds after it is in.
+def _answer_after(conn, answer):
+    """One connection: each request answered as ``answer(request body)``
+    says, ``(status, headers, body, delay)``, ``delay`` seconds after it is in.
 
     Keep-alive is honoured (HTTP/1.1 unless the client says close), so a
     client that reuses connections is measured as such. One write per
-    answer, with TCP_NODELAY, so no Nagle wait is added to the 50 ms."""
+    answer, with TCP_NODELAY, so no Nagle wait is added to the delay."""
     try:
         with conn:
-            _answer_each(conn, body, delay)
+            _answer_each(conn, answer)
     except OSError:
         pass  # a client that went away: nothing to answer
 
 
-def _answer_each(conn, body, delay):
+def _answer_each(conn, answer):
     conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     buffer = b""
     while True:
@@ -422,17 +465,62 @@ def _answer_each(conn, body, delay):
             if not chunk:
                 return
             buffer += chunk
-        buffer = buffer[length:]
+        request, buffer = buffer[:length], buffer[length:]
+        status, headers, body, delay = answer(request)
         time.sleep(delay)
-        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: %d\r\n%s\r\n%s" % (
-                         len(body), b"Connection: close\r\n" if close else b"", body))
+        conn.sendall(b"HTTP/1.1 %s\r\nContent-Type: application/json\r\n%sContent-Length: %d\r\n%s"
+                     b"\r\n%s" % (status, b"".join(b"%s: %s\r\n" % (k.encode(), v.encode())
+                                                  for k, v in headers.items()),
+                                   len(body), b"Connection: close\r\n" if close else b"", body))
         if close:
             return
 
 
-def serve_stand_in(body_file, delay=0.05):
-    """Serve on 127.0.0.1 until stdin closes; print the port first.
+def after(body, delay=0.05):
+    """The stand-in's answer to every request: ``body`` after ``delay`` seconds."""
+    return lambda request: (b"200 OK", {}, body, delay)
+
+
+def rate_limited_answer(content, rpm, burst, stated=True, seed=SEED):
+    """The answers of an OpenAI-compatible provider that allows ``rpm``
+    requests a minute, a token bucket holding ``burst`` (ratelimit.py): past
+    it, 429 with ``retry-after`` at once; else a reply of ``content`` that
+    names the model asked for (the generator and the evaluator are two
+    models, held to the family rule), after a latency drawn from ``seed``
+    (reply_latency), in the order the requests come. ``stated``: every
+    reply states the bucket in OpenAI's rate-limit headers."""
+    bucket, rng, lock = TokenBucket(rpm, burst), random.Random(seed), threading.Lock()
+
+    def answer(request):
+        with lock:
+            wait = bucket.take()
+            headers = bucket.stated() if stated else {}
+            if wait is not None:
+                return b"429 Too Many Requests", dict(headers, **{"retry-after": str(wait)}), \
+                    TOO_MANY, 0.0
+            delay = reply_latency(rng)
+        try:
+            model = json.loads(request).get("model")
+        except (ValueError, AttributeError):
+            model = None
+        body = json.dumps({"id": "chatcmpl-bench", "object": "chat.completion", "model": model,
+                           "choices": [{"index": 0, "finish_reason": "stop",
+                                        "message": {"role": "assistant", "content": content}}],
+                           "usage": {"prompt_tokens": 11, "completion_tokens": 7,
+                                     "total_tokens": 18}})
+        return b"200 OK", headers, body.encode(), delay
+    return answer
+
+
+TOO_MANY = json.dumps({"error": {"message": "Rate limit reached for requests", "type": "requests",
+                                 "param": None, "code": "rate_limit_exceeded"}}).encode()
+
+
+def serve_stand_in(body_file, rate=None):
+    """Serve on 127.0.0.1 until stdin closes; print the port first: the
+    bytes of ``body_file`` after 50 ms to every request, or with ``rate``
+    (rpm, burst, stated) the text of ``body_file`` as rate_limited_answer
+    answers it.
 
     Its own process, so that its work never competes for the bench's (or the
     client's) interpreter lock, and a thread per connection sleeping exactly
@@ -440,6 +528,8 @@ def serve_stand_in(body_file, delay=0.05):
     most of a millisecond to every answer, counted against the script."""
     with open(body_file, "rb") as fh:
         body = fh.read()
+    answer = after(body) if rate is None else \
+        rate_limited_answer(body.decode("utf-8"), rate[0], rate[1], bool(rate[2]))
     listener = socket.create_server(("127.0.0.1", 0), backlog=256)
     print(listener.getsockname()[1], flush=True)
 
@@ -447,35 +537,49 @@ def serve_stand_in(body_file, delay=0.05):
         sys.stdin.buffer.read()
         os._exit(0)  # the threads of open connections die with the process
     threading.Thread(target=until_stdin_closes, daemon=True).start()
-    answer_connections(listener, body, delay)
+    answer_connections(listener, answer)
 
 
-def answer_connections(listener, body, delay):
+def answer_connections(listener, answer):
     """Accept connections for as long as ``listener`` is open, each answered
     on a thread of its own (``_answer_after``): requests in flight together
     wait out their delays together."""
     while True:
         conn, _ = listener.accept()
-        threading.Thread(target=_answer_after, args=(conn, body, delay), daemon=True).start()
+        threading.Thread(target=_answer_after, args=(conn, answer), daemon=True).start()
 
 
 class StandIn:
     """The stand-in server (serve_stand_in) in its own process, answering
-    every request with the bytes ``data`` after 50 ms: it prints its port,
-    and serves until its stdin closes."""
+    every request with the bytes ``data`` after 50 ms, or with ``rate``
+    (rpm, burst, stated) as a rate-limited provider answering the text
+    ``data``: it prints its port, and serves until its stdin closes. A
+    context manager too."""
 
-    def __init__(self, tmp, data):
-        path = os.path.join(tmp, f"stand-in-{len(os.listdir(tmp))}.data")
-        with open(path, "wb") as fh:
+    def __init__(self, tmp, data, rate=None):
+        handle, path = tempfile.mkstemp(suffix=".data", prefix="stand-in-", dir=tmp)
+        with os.fdopen(handle, "wb") as fh:
             fh.write(data)
-        self.proc = subprocess.Popen([PY, os.path.abspath(__file__), "--stand-in", path],
+        extra = [] if rate is None else ["--rate"] + [str(int(x)) for x in rate]
+        self.proc = subprocess.Popen([PY, os.path.abspath(__file__), "--stand-in", path] + extra,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.port = int(self.proc.stdout.readline())
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def environ(self):
+        """What points an OpenAI-compatible client at it (a fake key)."""
+        return {"OPENAI_BASE_URL": self.base + "/v1", "OPENAI_API_KEY": "sk-bench-FAKEKEY0123456789"}
 
     def close(self):
         self.proc.stdin.close()
         self.proc.wait(timeout=10)
         self.proc.stdout.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
 
 # ---- the rate-limited provider -----------------------------------------------------------
@@ -486,15 +590,11 @@ def reply_latency(rng):
     return min(2.0, max(0.2, rng.lognormvariate(math.log(0.5), 0.6)))
 
 
-def rate_limited(content, rpm=RATE, burst=RATE_BURST, seed=SEED):
-    """An OpenAI-compatible provider on 127.0.0.1 (use as a context manager)
-    that answers ``content`` after a latency drawn from ``seed``
-    (reply_latency), and 429 with ``retry-after`` past a token bucket of
-    ``rpm`` a minute holding ``burst``. A fresh one for each run: its
-    bucket starts full and its latencies from the seed's first."""
-    rng = random.Random(seed)
-    return ModelServer("openai", reply=lambda request: content, rate=(rpm, burst),
-                       delay=lambda: reply_latency(rng))
+def rate_limited(tmp, content, rpm=RATE, burst=RATE_BURST, stated=True):
+    """The rate-limited provider (rate_limited_answer) in its own process,
+    on 127.0.0.1 (a context manager). A fresh one for each run: its bucket
+    starts full and its latencies from the seed's first."""
+    return StandIn(tmp, content.encode("utf-8"), (rpm, burst, stated))
 
 
 # ---- the measures ------------------------------------------------------------------------
@@ -563,6 +663,21 @@ def demo_score_args():
     return args, answers
 
 
+def newest_quarter():
+    """The newest published quarter of those present (a folder of
+    Documents/c4-benchmark with a MANIFEST.json): the latest day its answers
+    were asked, then the latest rules it was scored with, then its name."""
+    bench = os.path.dirname(DEMO)
+    found = []
+    for name in os.listdir(bench):
+        if name.startswith(".") or not os.path.isfile(os.path.join(bench, name, "MANIFEST.json")):
+            continue
+        manifest = load_manifest(os.path.join(bench, name))
+        rules = manifest["scoring"].get("decline_as_of") or manifest.get("decline_list_date") or ""
+        found.append((max((manifest.get("runs") or {}).get("run_dates") or [""]), rules, name))
+    return os.path.join(bench, max(found)[2])
+
+
 def measure_quarter(tmp):
     args, answers = demo_score_args()
     folder = os.path.join(tmp, "quarter")
@@ -571,14 +686,103 @@ def measure_quarter(tmp):
         "--out", os.path.join(folder, "results.md"), "--json", os.path.join(folder, "results.json"),
         "--html", os.path.join(folder, "index.html")]
     [(seconds, _)] = fastest_in_turns([score], cwd=DEMO)
-    (bare, _), (reproduce, _) = fastest_in_turns(
-        [[PY, "-c", "import json"], [PY, os.path.join(TOOLS, "reproduce.py"), DEMO]])
+    newest = newest_quarter()
+    reproduce = os.path.join(TOOLS, "reproduce.py")
+    (bare, _), (demo, _), (last, _) = fastest_in_turns(
+        [[PY, "-c", "import json"], [PY, reproduce, DEMO], [PY, reproduce, newest]])
     return [
         row(f"score.py on the demo quarter ({answers} answers, reviews), start to finish (s)",
             round(seconds, 3), "table, results.json and page written", 0.5, "<"),
-        row("reproduce.py on the demo quarter vs a bare interpreter", round(reproduce / bare, 2),
-            f"{reproduce * 1000:.0f} ms, bare {bare * 1000:.0f} ms", 10, "≤"),
+        row("reproduce.py on the demo quarter vs a bare interpreter", round(demo / bare, 2),
+            f"{demo * 1000:.0f} ms, bare {bare * 1000:.0f} ms", 10, "≤"),
+        row(f"reproduce.py on the newest quarter ({os.path.basename(newest)}) vs a bare "
+            "interpreter", round(last / bare, 2), f"{last * 1000:.0f} ms, bare {bare * 1000:.0f} ms",
+            10, "≤"),
     ]
+
+
+# ---- redaction and citations -------------------------------------------------------------
+
+REDACTION_MB = 20
+REDACTION_SECONDS = 3
+REDACTION_TIMES = 3    # of the reply's size, at most, redaction's own memory at its peak
+REDACTION_PEAK_MB = 200  # the process that holds the reply and redacts it, at its peak
+SECRET = "sk-bench-SECRET-0123456789abcdef"
+REDACT = """
+import json, resource, sys, time, tracemalloc
+sys.path.insert(0, sys.argv[1])
+from evalkit.redaction import redact
+with open(sys.argv[2], encoding="utf-8") as fh:
+    reply = fh.read()
+start = time.perf_counter()
+found = redact(reply, [sys.argv[3]]).count("[redacted]")
+seconds = time.perf_counter() - start
+tracemalloc.start()
+redact(reply, [sys.argv[3]])
+peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+print(json.dumps({"seconds": seconds, "peak": peak, "found": found,
+                  "maxrss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
+
+def long_reply(rng, size):
+    """A model's JSON reply of ``size`` bytes or so: prose with line breaks,
+    quotes, accents and a URL (the escapes JSON and URLs write), and the
+    SECRET in it as it is, in upper case, JSON-escaped and percent-encoded."""
+    words = WORDS["en"] + ["caf\u00e9", "\u201cquoted\u201d", "\n", "http://x.example/?q=a%20b&amp;c"]
+    parts, length = [], 0
+    while length < size * 0.9:
+        parts.append(rng.choice(words))
+        length += len(parts[-1]) + 1
+    spelled = (SECRET, SECRET.upper(), "".join(f"%{ord(ch):02X}" for ch in SECRET))
+    for n, spelling in enumerate(spelled):
+        parts.insert(len(parts) * (n + 1) // 4, spelling)
+    body = json.dumps({"choices": [{"index": 0, "finish_reason": "stop",
+                                    "message": {"role": "assistant", "content": " ".join(parts)}}]})
+    half = body.rindex(" ", 0, len(body) // 2)  # between words: outside any escape
+    return body[:half] + " " + "".join(f"\\u{ord(ch):04x}" for ch in SECRET) + body[half:]
+
+
+def measure_redaction(tmp, rng):
+    """Redaction of a REDACTION_MB reply with a secret in four spellings,
+    in a process of its own: its time, its own memory at the peak
+    (tracemalloc, of a second run) and the process's peak."""
+    path = os.path.join(tmp, "reply.json")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(long_reply(rng, REDACTION_MB * 10**6))
+    mb = os.path.getsize(path) / 10**6
+    out = subprocess.run([PY, "-c", REDACT, TOOLS, path, SECRET], capture_output=True, text=True,
+                         check=True).stdout
+    got = json.loads(out)
+    maxrss = got["maxrss"] / MAXRSS_PER_MB
+    return [
+        row(f"redaction of a {mb:.0f} MB reply with a secret, time (s)", round(got["seconds"], 2),
+            f"{got['found']} spellings found of 4", REDACTION_SECONDS, "≤"),
+        row(f"redaction of a {mb:.0f} MB reply with a secret, its own memory at the peak "
+            "/ the reply's size", round(got["peak"] / 10**6 / mb, 2),
+            f"{got['peak'] / 10**6:.0f} MB traced; the process {maxrss:.0f} MB at its peak",
+            REDACTION_TIMES, "≤"),
+        row(f"redaction of a {mb:.0f} MB reply with a secret, the process's peak (MB)",
+            round(maxrss, 1), "the reply read, redacted twice", REDACTION_PEAK_MB, "≤"),
+    ]
+
+
+CITED_KB = 300
+CITED_SECONDS = 3
+
+
+def measure_citations(tmp, rng):
+    """score.py on one scenario answered in CITED_KB KB of sentences that
+    cite the code (the jargon pass of Useful reads each citation), start to
+    finish, the fastest of TURNS."""
+    folder = os.path.join(tmp, "cited")
+    os.makedirs(folder)
+    sfile, raws, atoms = make_scenario_inputs(folder, 1, rng, 1, CITED_KB * 1000)
+    [(seconds, peak)] = fastest_in_turns([[PY, SCORE, sfile, raws[0], atoms, "--out",
+                                           os.path.join(folder, "results.md")]])
+    return [row(f"score.py on one scenario answer of {CITED_KB} KB citing the code, start to "
+                "finish (s)", round(seconds, 2), f"peak {peak:.0f} MB", CITED_SECONDS, "≤")]
 
 
 def against_ideal(label, argv_for, env=None):
@@ -658,11 +862,31 @@ def attempts_429(path, field):
     return count
 
 
-def measure_rate_limits(tmp):
-    """run.py and atomize.py at the provider's rate: with --rpm, and adaptive;
-    then run.py adaptive at the low rates."""
-    rows = []
-    folder = os.path.join(tmp, "rated")
+def together(*jobs):
+    """What each of ``jobs`` (functions of no arguments) returns, run at once
+    on threads of their own: jobs that wait on a provider's rate, whose time
+    is the rate's, not the machine's. The first exception is raised again."""
+    results = [None] * len(jobs)
+
+    def run(n, job):
+        try:
+            results[n] = (True, job())
+        except BaseException as exc:  # SystemExit from timed, among them
+            results[n] = (False, exc)
+    threads = [threading.Thread(target=run, args=(n, job)) for n, job in enumerate(jobs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for ok, value in results:
+        if not ok:
+            raise value
+    return [value for _ok, value in results]
+
+
+def rated_inputs(folder):
+    """The scenario file the rate measures ask (RATED_CALLS scenarios) and
+    the atoms atomize.py's provider answers."""
     os.makedirs(folder)
     scenarios = {"suite": "scenario", "format": 1, "topics": {"permits": "permits"},
                  "scenarios": [{"id": f"r{n:04d}", "question": f"May I build a fence, case {n}?",
@@ -673,9 +897,29 @@ def measure_rate_limits(tmp):
     atoms = {"atoms": [{"text": "A fence needs a permit.", "correctness": "correct",
                         "verified_truth": "yes", "citation": None, "topic": "permits",
                         "specificity": 0.5, "actionability": 0.9, "importance": 3}]}
+    return sfile, json.dumps(atoms)
+
+
+def measure_rate_limits(tmp):
+    """run.py and atomize.py at the provider's rate, with --rpm and
+    adaptive, one after another; beside them, at once, run.py adaptive at
+    the low rates and with --rpm at a provider's burst (each row with a
+    provider and a run of its own, which only wait on the rate)."""
+    folder = os.path.join(tmp, "rated")
+    sfile, atoms = rated_inputs(folder)
+    slow = [lambda rpm=rpm, c=c: low_rate_row(folder, sfile, rpm, c)
+            for rpm in LOW_RATES for c in LOW_RATE_CONCURRENCY]
+    bursts = [lambda mode=mode: burst_row(folder, sfile, mode) for mode in BURST_MODES]
+    at_rate, *others = together(lambda: rated_rows(folder, sfile, atoms), *slow, *bursts)
+    return at_rate + others
+
+
+def rated_rows(folder, sfile, atoms):
+    """run.py, then atomize.py on its answers, RATED_CALLS calls each at
+    RATE a minute, with --rpm at the limit and adaptive."""
+    rows, raw = [], None
     ideal = RATED_CALLS / (RATE / 60.0)
-    raw = None
-    for label, content in (("run.py", "A fence needs a permit."), ("atomize.py", json.dumps(atoms))):
+    for label, content in (("run.py", "A fence needs a permit."), ("atomize.py", atoms)):
         for mode, flags in (("--rpm at the limit", ["--rpm", str(RATE)]), ("adaptive, no --rpm", [])):
             out = os.path.join(folder, f"{label[:-3]}-{'rpm' if flags else 'adaptive'}.jsonl")
             if label == "run.py":
@@ -684,7 +928,7 @@ def measure_rate_limits(tmp):
             else:
                 argv = [PY, os.path.join(TOOLS, "atomize.py"), raw, out, "--provider", "openai",
                         "--model", "judge", "--cases", sfile]
-            with rate_limited(content) as provider:
+            with rate_limited(folder, content) as provider:
                 # The rates of the machine's environment are not this run's.
                 env = dict(provider.environ(), OPENAI_RPM="", OPENAI_TPM="")
                 seconds = timed(argv + ["--quiet", "--concurrency", str(RATED_CONCURRENCY)] + flags,
@@ -696,9 +940,6 @@ def measure_rate_limits(tmp):
                             "vs ideal", round(seconds / ideal, 2),
                             f"{seconds:.1f} s, ideal {ideal:.1f} s, no failed call, "
                             f"{throttled} answered 429", 1.10 if flags else 1.25, "≤"))
-    for rpm in LOW_RATES:
-        for concurrency in LOW_RATE_CONCURRENCY:
-            rows.append(low_rate_row(folder, sfile, rpm, concurrency))
     return rows
 
 
@@ -707,7 +948,7 @@ def low_rate_row(folder, sfile, rpm, concurrency):
     (burst 1), adaptive: the failed calls (exit 1 is allowed: the row
     counts them), with the time against the ideal."""
     out = os.path.join(folder, f"run-low-{rpm}-{concurrency}.jsonl")
-    with rate_limited("A fence needs a permit.", rpm, 1) as provider:
+    with rate_limited(folder, "A fence needs a permit.", rpm, 1) as provider:
         env = dict(provider.environ(), OPENAI_RPM="", OPENAI_TPM="")
         seconds = timed([PY, os.path.join(TOOLS, "run.py"), sfile, out, "--provider", "openai",
                          "--model", "gen", "--quiet", "--concurrency", str(concurrency),
@@ -719,6 +960,31 @@ def low_rate_row(folder, sfile, rpm, concurrency):
                f"--concurrency {concurrency}, failed calls", LOW_RATE_CALLS - answered,
                f"{seconds:.1f} s, {seconds / ideal:.2f} times the ideal {ideal:.1f} s, "
                f"{attempts_429(out, 'attempts')} answered 429", 0, "≤")
+
+
+def burst_row(folder, sfile, mode):
+    """run.py's first BURST_CALLS scenarios with --rpm BURST_RATE at a
+    provider of that rate whose bucket holds BURST: the burst as its
+    rate-limit headers state it ("stated"), as --burst gives it ("given"),
+    or neither ("none": a bucket of one), against the floor, the least time
+    the provider allows from the first request to the last, (BURST_CALLS -
+    BURST) requests at its rate."""
+    out = os.path.join(folder, f"run-burst-{mode}.jsonl")
+    with rate_limited(folder, "A fence needs a permit.", BURST_RATE, BURST,
+                      stated=mode == "stated") as provider:
+        env = dict(provider.environ(), OPENAI_RPM="", OPENAI_TPM="")
+        seconds = timed([PY, os.path.join(TOOLS, "run.py"), sfile, out, "--provider", "openai",
+                         "--model", "gen", "--quiet", "--concurrency", str(RATED_CONCURRENCY),
+                         "--limit", str(BURST_CALLS), "--rpm", str(BURST_RATE)]
+                        + (["--burst", str(BURST)] if mode == "given" else []), env)[0]
+    floor = (BURST_CALLS - BURST) * 60.0 / BURST_RATE
+    how = {"stated": "the burst from the provider's rate-limit headers",
+           "given": f"--burst {BURST} (the provider states none)",
+           "none": "no burst known (a bucket of one)"}[mode]
+    return row(f"run.py {BURST_CALLS} calls at {BURST_RATE} requests a minute, burst {BURST}, "
+               f"--rpm {BURST_RATE}, {how}, vs the floor", round(seconds / floor, 2),
+               f"{seconds:.1f} s, floor {floor:.0f} s, {attempts_429(out, 'attempts')} answered 429",
+               *((BURST_TARGET, "≤") if mode != "none" else ()))
 
 
 # ---- the table ---------------------------------------------------------------------------
@@ -761,17 +1027,29 @@ def write_readme(path, result):
 
 
 # The parts of the bench, in the table's order (--only names them).
-PARTS = ("scoring", "quarter", "scenarios", "asking", "rates")
+PARTS = ("scoring", "quarter", "scenarios", "redaction", "citations", "asking", "rates")
+# The parts whose time is a provider's rate or a stand-in's delay, not the
+# machine's work: they run beside the others, in processes of their own that
+# mostly wait, so that the bench takes the longer of the two, not the sum.
+WAITING = ("asking", "rates")
 
 
 def measure(parts, tmp, answers):
-    """The rows of the named parts, in PARTS' order."""
+    """The rows of the named parts, in PARTS' order: the WAITING parts one
+    after another on a thread, beside the others."""
     measures = {"scoring": lambda: measure_scoring(tmp, answers, random.Random(SEED)),
                 "quarter": lambda: measure_quarter(tmp),
                 "scenarios": lambda: measure_scenarios(tmp, random.Random(SEED)),
+                "redaction": lambda: measure_redaction(tmp, random.Random(SEED)),
+                "citations": lambda: measure_citations(tmp, random.Random(SEED)),
                 "asking": lambda: measure_asking(tmp),
                 "rates": lambda: measure_rate_limits(tmp)}
-    return [r for part in PARTS if part in parts for r in measures[part]()]
+    waiting = [part for part in PARTS if part in parts and part in WAITING]
+    working = [part for part in PARTS if part in parts and part not in WAITING]
+    done = {}
+    together(lambda: done.update((part, measures[part]()) for part in waiting),
+             lambda: done.update((part, measures[part]()) for part in working))
+    return [r for part in PARTS if part in parts for r in done[part]]
 
 
 def at_least_two(text):
@@ -793,9 +1071,10 @@ def main(argv=None):
                         help="measure only this part (again for more); the table is printed, "
                              "and written only to --out")
     parser.add_argument("--stand-in", metavar="BODY_FILE", help=argparse.SUPPRESS)
+    parser.add_argument("--rate", nargs=3, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.stand_in:
-        return serve_stand_in(args.stand_in)
+        return serve_stand_in(args.stand_in, args.rate)
     if args.only and args.write_readme:
         parser.error("--write-readme takes the whole table: not with --only")
     if args.out is None and not args.only:

@@ -54,6 +54,7 @@ each read waits at most the timeout).
 
 import base64
 import codecs
+import http.client
 import re
 import socket
 import threading
@@ -187,6 +188,9 @@ class _WatchedHTTPS(_Watched, urllib.request.HTTPSHandler):
 _OPENER = urllib.request.build_opener(_NoRedirect(), _EnvironmentProxy(), _WatchedHTTP(),
                                       _WatchedHTTPS())
 
+# The headers of the last response each thread received (received_headers).
+_RECEIVED = threading.local()
+
 # Ctrl-C: set by ``interrupt``, cleared by ``allow``; the watches of the
 # requests in flight, to cut them all at once.
 _INTERRUPTED = threading.Event()
@@ -293,14 +297,6 @@ def _redacted(data, truncated, secrets):
     return redact(text, secrets).encode("utf-8") + decoder.getstate()[0]
 
 
-def _named(exc, name):
-    # urllib lets the exceptions of the HTTP layer under it through unwrapped
-    # (RemoteDisconnected, IncompleteRead, BadStatusLine, all HTTPException).
-    # They are recognised by class name, anywhere in the exception's class
-    # hierarchy, so that this module needs nothing but urllib.
-    return any(cls.__name__ == name for cls in type(exc).__mro__)
-
-
 def control_problem(value):
     """The words for a control character when ``value`` holds one (C0, tab
     and line breaks among them, DEL, C1: Unicode's category Cc), else None."""
@@ -360,12 +356,14 @@ def _describe(exc):
         return f"bad HTTP response: {exc}"
     if isinstance(exc, ConnectionRefusedError):
         return "connection refused"
-    # RemoteDisconnected is a ConnectionResetError: asked first.
-    if _named(exc, "RemoteDisconnected"):
+    # urllib lets the exceptions of the HTTP layer under it through unwrapped
+    # (http.client's RemoteDisconnected, IncompleteRead, InvalidURL, all
+    # HTTPException). RemoteDisconnected is a ConnectionResetError: asked first.
+    if isinstance(exc, http.client.RemoteDisconnected):
         return "connection closed before a response"
     if isinstance(exc, ConnectionResetError):
         return "connection reset"
-    if isinstance(exc, _BodyCutOff) or _named(exc, "IncompleteRead"):
+    if isinstance(exc, (_BodyCutOff, http.client.IncompleteRead)):
         return "connection closed in the middle of the body"
     if isinstance(exc, TimeoutError):  # socket.timeout too, its alias since 3.10
         return "timeout"
@@ -373,9 +371,9 @@ def _describe(exc):
         return "host name not found"
     if isinstance(exc, urllib.error.URLError):
         return f"cannot connect: {exc.reason}"
-    if _named(exc, "InvalidURL"):  # a port that is not a number, say
+    if isinstance(exc, http.client.InvalidURL):  # a port that is not a number, say
         return f"cannot connect: {exc}"
-    if _named(exc, "HTTPException"):
+    if isinstance(exc, http.client.HTTPException):
         return f"bad HTTP response: {type(exc).__name__}"
     return f"{type(exc).__name__}: {exc}"
 
@@ -421,6 +419,7 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP, secrets=()):
     the body record. Neither holds one of ``secrets``. Interrupted, and
     nothing sent, after ``interrupt``.
     """
+    _RECEIVED.headers = {}
     if _INTERRUPTED.is_set():
         raise Interrupted("interrupted before the request was sent")
     started_at = utc_now()
@@ -440,7 +439,16 @@ def send(method, url, headers, data, timeout, cap=DEFAULT_CAP, secrets=()):
             _IN_FLIGHT.discard(watch)
     attempt["started_at"] = started_at
     attempt["latency_ms"] = int((time.monotonic() - start) * 1000 + 0.5)
+    _RECEIVED.headers = response["headers"] if response else {}
     return attempt, response
+
+
+def received_headers():
+    """The headers (lower-case names, secrets redacted) of the response to
+    this thread's last ``send``, {} when none came: what a rate limiter
+    reads a provider's stated limits from (budget.py), on the thread that
+    made the request, before its next one."""
+    return getattr(_RECEIVED, "headers", {})
 
 
 def _exchange(method, url, headers, data, watch, deadline, cap, secrets):

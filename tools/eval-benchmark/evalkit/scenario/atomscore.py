@@ -33,6 +33,7 @@ What it does not do: judge the atoms. They come from the evaluator model
 
 import functools
 import re
+from bisect import bisect_left, bisect_right
 from fractions import Fraction
 
 from .. import BadInput, whole_number
@@ -364,13 +365,24 @@ class JargonTable:
 
     def citation_spans(self, text):
         """``[(start, end)]`` of the code citations in text, in text order.
-        Two patterns on one citation count once (the first pattern's match)."""
+        Two patterns on one citation count once (the first pattern's match).
+
+        Linear in the citations: the spans taken so far are in text order
+        and overlap none of each other, so their ends rise with their starts,
+        and a pattern's matches (in text order too) are each checked against
+        the one taken span that can overlap it, the first that ends past the
+        match's start."""
         taken = []
         for pattern in self.citations:
+            kept, at = [], 0
             for match in pattern.finditer(text):
-                if not any(a < match.end() and match.start() < b for a, b in taken):
-                    taken.append((match.start(), match.end()))
-        return sorted(taken)
+                start, end = match.span()
+                while at < len(taken) and taken[at][1] <= start:
+                    at += 1
+                if at == len(taken) or end <= taken[at][0]:
+                    kept.append((start, end))
+            taken = sorted(taken + kept)  # two runs in order: merged in linear time
+        return taken
 
     def explanation(self, statement, spans):
         """What explains the citations of a statement, or None.
@@ -398,8 +410,10 @@ class JargonTable:
         acronym (``RCC 33.205.040``)."""
         found = []
         spans = self.citation_spans(text)
+        starts = [a for a, _b in spans]  # in order, and so are the ends (citation_spans)
         for start, end in _statements(text, spans):
-            inside = [(a - start, b - start) for a, b in spans if start <= a < end]
+            inside = [(a - start, b - start) for a, b in
+                      spans[bisect_left(starts, start):bisect_left(starts, end)]]
             why = self.explanation(text[start:end], inside) if inside else None
             for a, b in inside:
                 found.append((start + a, {"token": text[start + a:start + b], "kind": "code-citation",
@@ -410,7 +424,8 @@ class JargonTable:
                 continue  # no match without it; a scan with a lookbehind is slow
             expansion = next((e for e in expansions if e in whole), None)
             for match in pattern.finditer(text):
-                if any(a <= match.start() < b for a, b in spans):
+                last = bisect_right(starts, match.start()) - 1  # the span that may hold it
+                if last >= 0 and match.start() < spans[last][1]:
                     continue
                 found.append((match.start(), {"token": match.group(0), "kind": "acronym",
                                               "explained": expansion is not None,
@@ -429,14 +444,19 @@ def _statements(text, spans):
     citations and punctuation, "(RCC 33.205.040)." after the statement it
     supports, is read with the sentence before it."""
     cuts = [0] + [m.end() for m in SENTENCE_END.finditer(text)] + [len(text)]
+    spans = sorted(spans)
     out = []
+    at = 0  # the first span that starts in or after the sentence: each is read once
     for start, end in zip(cuts, cuts[1:]):
         if start == end:
             continue
         piece = list(text[start:end])
-        for a, b in spans:
-            if start <= a < end:
-                piece[a - start:min(b, end) - start] = " " * (min(b, end) - a)
+        while at < len(spans) and spans[at][0] < start:
+            at += 1
+        while at < len(spans) and spans[at][0] < end:
+            a, b = spans[at]
+            piece[a - start:min(b, end) - start] = " " * (min(b, end) - a)
+            at += 1
         if out and not any(ch.isalnum() for ch in piece):
             out[-1] = (out[-1][0], end)
         else:

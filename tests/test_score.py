@@ -361,6 +361,15 @@ class RawRefusals(ScoreTestCase):
                 raw = self.write("raw.jsonl", line + "\n" + "\n".join(good) + "\n")
                 self.refuse([QUESTIONS, raw], expected)
 
+    def test_every_attempt_is_held_to_the_raw_line_s_rules(self):
+        # The one record checker reads every attempt's latency_ms, as it reads
+        # every started_at: a hand-edited earlier attempt is refused too.
+        good = read(RAW).splitlines()
+        line = json.loads(good[0])
+        line["attempts"] = [dict(line["attempts"][0], latency_ms=-1)] + line["attempts"]
+        raw = self.write("raw.jsonl", json.dumps(line) + "\n" + "\n".join(good[1:]) + "\n")
+        self.refuse([QUESTIONS, raw], "raw.jsonl:1: latency_ms must be a non-negative integer")
+
     def test_files_must_be_named_for_what_they_are(self):
         self.refuse([QUESTIONS], "give at least one question file (.json) and one raw file")
         self.refuse([QUESTIONS, RAW, "notes.txt"], "notes.txt: name a question file")

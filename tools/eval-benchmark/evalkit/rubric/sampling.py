@@ -49,8 +49,7 @@ sample, not a correction applied to the table.
 from .. import BadInput
 from ..jsonl import sha256_of
 from .measures import APPLIES, MEASURES
-from .report import rate
-from ..stats import wilson
+from ..stats import rate, wilson
 
 # With none of n sampled passes overturned, the Wilson 95% interval's upper
 # end is z²/(n + z²): 16% for 20, 9% for 40 (two sets). 20 a set is the
@@ -159,7 +158,11 @@ class WholeAnswers:
         if not row["review_required"]:
             self.candidates.append(candidate(row, answer, review, where))
 
-    def block(self, rows, _groups, sets):
+    def finish(self, result, sets):
+        """results.json's ``sampled_review``, once every row is counted."""
+        result["sampled_review"] = self.block(result["questions"], sets)
+
+    def block(self, rows, sets):
         block, drawn = sampled_review(self.candidates, [qset.set for qset in sets])
         incomplete = {item["id"] for item in block["coverage"]["missing"]}
         for row in rows:

@@ -32,7 +32,7 @@ no JSON Schema, only what the loaders need. It imports no part of the kit.
 import functools
 import os
 import re
-from typing import NamedTuple
+from collections import namedtuple
 
 from . import BadInput, calendar_date, rules_date_text, whole_number
 
@@ -79,11 +79,8 @@ def utc_time(value):
 _calendar_day = functools.lru_cache(maxsize=1024)(calendar_date)
 
 
-class Worded(NamedTuple):
-    """A rule refused in its own words (the module's docstring)."""
-    rule: object
-    words: str
-    null: bool = False
+# A rule refused in its own words (the module's docstring).
+Worded = namedtuple("Worded", "rule words null", defaults=(False,))
 
 
 def check_format(record, where, known=1):

@@ -15,7 +15,7 @@ import unicodedata
 from ..textmatch import THRESHOLDS, WORD_END_LANGS, Words, letter_share, without_links
 from . import measures
 from .measures import echo, first_decline_phrase, long, negation, qualifier, value
-from .runs import signed
+from .runs import signature
 from .urls import normalize_url
 
 
@@ -182,4 +182,4 @@ REVIEW_FLAGS_2026_12_02 = {
 def signature_2026_12_02_2(p):
     """From 2026-12-02.2 to 2026-12-03 the signature covered the question
     and raw files, not the reviews."""
-    return signed(p, ("questions", "raw"))
+    return signature(p, ("questions", "raw"))

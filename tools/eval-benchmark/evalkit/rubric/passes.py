@@ -227,7 +227,7 @@ SIZE = (f"every candidate when a set has at most {READ_ALL} of the measure; else
 
 class PassReview:
     """The candidates of one run, gathered as its rows are counted (``add``),
-    then drawn and counted (``block``: results.json's ``sampled_review``) and
+    then drawn and counted (``finish``: results.json's ``sampled_review``) and
     marked on the rows kept (``mark``). Memory grows with the candidates, a
     few small fields each, not with the answers' texts."""
 
@@ -273,13 +273,9 @@ class PassReview:
         return groups
 
     def finish(self, result, sets):
-        """results.json's ``sampled_review``, once every row is counted."""
-        result["sampled_review"] = self.block(result["questions"], result["groups"], sets)
-
-    def block(self, rows, groups, sets):
-        """results.json's ``sampled_review`` (the module's docstring), each row
-        kept marked (``mark``); the answers still to review listed in the
-        question files' order."""
+        """results.json's ``sampled_review`` (the module's docstring), once
+        every row is counted, each row kept marked (``mark``); the answers
+        still to review listed in the question files' order."""
         set_order = list(dict.fromkeys(qset.set for qset in sets))
         question_order = [q["id"] for qset in sets for q in qset.questions]
         drawn = self.draw()
@@ -287,8 +283,8 @@ class PassReview:
         place = {qid: n for n, qid in enumerate(question_order)}
         missing = [{"id": qid, "measures": in_order(self.missing[qid])}
                    for qid in sorted(self.missing, key=place.get)]
-        self.mark(rows)
-        return {
+        self.mark(result["questions"])
+        result["sampled_review"] = {
             "order": ORDER, "size": SIZE,
             "sets": [{"set": name, "measures": [
                 {"measure": m, "candidates": len(drawn[name, m]),
@@ -298,7 +294,7 @@ class PassReview:
                          "reviewed": len(self.sampled) - len(self.missing),
                          "missing": missing},
             "rates": self.rates(set_order, counts),
-            "estimates": self.estimates(groups, set_order, counts),
+            "estimates": self.estimates(result["groups"], set_order, counts),
         }
 
     def mark(self, rows):

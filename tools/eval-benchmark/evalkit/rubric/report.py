@@ -410,7 +410,9 @@ def render_review_sheet(result, reviews_path=None):
     entries = []
     for row in result["questions"]:
         if row["review_required"]:
-            entry = _entry_of(row)
+            measure = review_measure(row)
+            entry = {"id": row["id"], "measure": measure, "value": row["mechanical"][measure],
+                     "reason": "TODO"}
             entries.append(entry)
             lines += _review_entry(row) + ["", "    " + json.dumps(entry, ensure_ascii=False)]
     if "sampled_review" in result:  # rules of 2026-12-02 on
@@ -518,13 +520,6 @@ def review_measure(row):
         return "declined_when_not_on_site"
     failed = [m for m in MEASURES if row["mechanical"][m] is False]
     return failed[0] if failed else "correct_facts"
-
-
-def _entry_of(row):
-    """The reviews entry of one answer, its verdict the mechanical one."""
-    measure = review_measure(row)
-    return {"id": row["id"], "measure": measure, "value": row["mechanical"][measure],
-            "reason": "TODO"}
 
 
 def _review_entry(row):

@@ -270,6 +270,7 @@ class Rules:
             # A rule whose first date is later (the flags: 2026-12-01) is None before it.
             in_force = [function for date, function in dated if date <= rules_date]
             setattr(self, rule, in_force[-1] if in_force else None)
+        self.words = functools.lru_cache(maxsize=None)(self.words)  # made once a language
 
     def phrases_in(self, lang):
         """The DECLINE phrases of one language (the decline flag's before 2026-12-02.3)."""

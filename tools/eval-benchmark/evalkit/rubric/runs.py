@@ -108,16 +108,11 @@ SIGNED = {("questions", "raw"): "questions and raw answers",
           ("questions", "raw", "reviews"): "questions, raw answers and reviews"}
 
 
-def signature(p):
+def signature(p, roles=("questions", "raw", "reviews")):
     """The lines that end results.md: a blank one, and its signature, what
-    made it in one line a quoted figure can carry (``signed``): the question,
-    raw and reviews files."""
-    return signed(p, ("questions", "raw", "reviews"))
-
-
-def signed(p, roles):
-    """``["", "Signature: ..."]`` of the provenance ``p``. The inputs' sha256
-    is that of the lines ``sha256sum`` prints for the inputs of ``roles``,
+    made it in one line a quoted figure can carry, of the provenance ``p``.
+    The inputs' sha256 is that of the lines ``sha256sum`` prints for the
+    inputs of ``roles`` (the question, raw and reviews files),
     role by role, each in name order and without folders, so that in a
     quarter folder ``LC_ALL=C sha256sum questions-*.json raw-*.jsonl
     reviews-*.json | sha256sum`` prints it too (without the reviews file

@@ -146,7 +146,7 @@ def group_figures(sampled, unsampled):
 
 class WholeAnswers:
     """The sample of the rules of 2026-12-02, gathered as rows are counted
-    (``add``: the rows no rule sends to a person), then drawn (``block``:
+    (``add``: the rows no rule sends to a person), then drawn (``finish``:
     results.json's ``sampled_review``), each row marked ``sampled`` or not. A
     sampled answer is ``reviewed`` once every measure that applies has an
     entry; the others keep what make_row said."""
@@ -160,13 +160,10 @@ class WholeAnswers:
 
     def finish(self, result, sets):
         """results.json's ``sampled_review``, once every row is counted."""
-        result["sampled_review"] = self.block(result["questions"], sets)
-
-    def block(self, rows, sets):
         block, drawn = sampled_review(self.candidates, [qset.set for qset in sets])
         incomplete = {item["id"] for item in block["coverage"]["missing"]}
-        for row in rows:
+        for row in result["questions"]:
             row["sampled"] = row["id"] in drawn
             if row["sampled"]:
                 row["reviewed"] = row["id"] not in incomplete
-        return block
+        result["sampled_review"] = block

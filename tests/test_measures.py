@@ -31,14 +31,14 @@ def answer(text, status=200, sources=(), grounded=None):
 
 class Rules(unittest.TestCase):
     def test_delivered(self):
-        self.assertTrue(measures.delivered(200, "Yes.", RULES))
-        self.assertFalse(measures.delivered(200, " \n\t", RULES))
-        self.assertFalse(measures.delivered(200, None, RULES))
-        self.assertFalse(measures.delivered(503, "Yes.", RULES))
+        self.assertTrue(measures.delivered(200, "Yes."))
+        self.assertFalse(measures.delivered(200, " \n\t"))
+        self.assertFalse(measures.delivered(200, None))
+        self.assertFalse(measures.delivered(503, "Yes."))
         # Invisible characters alone: delivered before 2026-12-01, blank since.
         for blank in ("\u200b", "\u200f \u200e", "\ufeff\n"):
-            self.assertTrue(measures.delivered(200, blank, rules_as_of("2026-11-05")), repr(blank))
-            self.assertFalse(measures.delivered(200, blank, RULES), repr(blank))
+            self.assertTrue(rules_as_of("2026-11-05").delivered(200, blank), repr(blank))
+            self.assertFalse(RULES.delivered(200, blank), repr(blank))
 
     def test_correct_facts_needs_every_group(self):
         verdicts, details = judge(ANSWERABLE, answer("It costs $120 on Monday."), RULES)

@@ -9,6 +9,7 @@ is held to today (UTC). A date that a published quarter names (its MANIFEST's
 quarter re-scores under it. Skipped where the checkout has no history to read
 (no git, a shallow clone)."""
 
+import ast
 import datetime
 import json
 import os
@@ -18,10 +19,15 @@ import unittest
 from tests.support import ROOT
 
 from evalkit import BadInput
-from evalkit.rubric.rulebook import CHANGES, DECLINE, VERSIONS, check_date, rules_as_of
+from evalkit.rubric.rulebook import (CHANGES, DATED, DECLINE, VERSIONS, change_dates, check_date,
+                                     rules_as_of)
 
 BENCH = os.path.join(ROOT, "Documents", "c4-benchmark")
 # Where the rules have lived: the key of a change first appears in one of these.
+# Today's rules, which ask no date (evalkit/rubric/earlier.py holds those replaced).
+TODAY = ["tools/eval-benchmark/evalkit/" + name for name in (
+    "textmatch.py", "rubric/measures.py", "rubric/passes.py", "rubric/runs.py", "rubric/siteqa.py",
+    "rubric/report.py")]
 HOMES = ("tools/eval-benchmark/evalkit/rubric/rulebook.py", "tools/eval-benchmark/evalkit/rulebook.py",
          "tools/eval-benchmark/score.py")
 
@@ -74,11 +80,33 @@ class RuleDates(unittest.TestCase):
         self.assertLess("2026-12-02", "2026-12-02.2")
         self.assertLess("2026-12-02.3", "2026-12-03")
         first, second = rules_as_of("2026-12-02"), rules_as_of("2026-12-02.2")
-        self.assertFalse(first.signature)
-        self.assertTrue(second.signature)
+        self.assertEqual(first.signature.__name__, "no_signature_2026_10_28")
+        self.assertEqual(second.signature.__name__, "signature_2026_12_02_2")
         for bad in ("2026-12-02.1", "2026-12-02.10", "2026-12-02b", "2026-02-30.2"):
             with self.assertRaises(BadInput, msg=bad):
                 check_date(bad)
+
+    def test_each_rule_of_a_date_is_a_function_the_rulebook_picks(self):
+        # Issue 41: the rule functions ask no date; DATED names what each date
+        # applies, every change that moves a verdict among its dates.
+        switches = {key for _date, key, _what in CHANGES} - {"rubric", "decline", "pages"}
+        dated = {date for versions in DATED.values() for date, _rule in versions}
+        self.assertLessEqual(dated, {date for date, _key, _what in CHANGES})
+        self.assertEqual({key for date, key, _what in CHANGES if key in switches
+                          and date not in dated}, set())
+        for date in change_dates():
+            rules = rules_as_of(date)
+            self.assertEqual([name for name in switches | set(DATED)
+                              if isinstance(getattr(rules, name, None), bool)], [], date)
+        # A change's key that names no rule of DATED is no attribute to ask.
+        switches -= set(DATED)
+        for path in TODAY:
+            with open(os.path.join(ROOT, path), encoding="utf-8") as fh:
+                tree = ast.parse(fh.read())
+            asked = sorted({node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+                            and isinstance(node.value, ast.Name) and node.value.id == "rules"
+                            and node.attr in switches})
+            self.assertEqual(asked, [], f"{path} asks the rules which change is in force")
 
     @unittest.skipUnless(full_history(), "no full git history in this checkout")
     def test_no_rule_is_dated_after_the_commit_that_brings_it(self):

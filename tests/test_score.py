@@ -361,6 +361,31 @@ class RawRefusals(ScoreTestCase):
                 raw = self.write("raw.jsonl", line + "\n" + "\n".join(good) + "\n")
                 self.refuse([QUESTIONS, raw], expected)
 
+    def test_every_attempt_is_held_to_the_raw_line_s_rules(self):
+        # The one record checker reads every attempt's latency_ms, as it reads
+        # every started_at: a hand-edited earlier attempt is refused too.
+        good = read(RAW).splitlines()
+        line = json.loads(good[0])
+        line["attempts"] = [dict(line["attempts"][0], latency_ms=-1)] + line["attempts"]
+        raw = self.write("raw.jsonl", json.dumps(line) + "\n" + "\n".join(good[1:]) + "\n")
+        self.refuse([QUESTIONS, raw], "raw.jsonl:1: latency_ms must be a non-negative integer")
+
+    def test_a_later_line_is_checked_whole(self):
+        # read_answer checks a run's run and target blocks once: a later line
+        # whose blocks differ is checked again, one whose blocks are the same
+        # is still checked for its own fields.
+        good = read(RAW).splitlines()
+        cases = [("run", good[1].replace('"cases_sha256"', '"cases_sha"'), "no run.cases_sha256"),
+                 ("target", good[1].replace('"answer":"answer",', ''), "no target.response.answer"),
+                 ("tool", good[1].replace('"tool":"worked-example"', '"tool":5'), "run.tool must be"),
+                 ("attempts", '{"attempts":[]' + good[1][good[1].index('],"format"') + 1:],
+                  "attempts must be a non-empty list of objects")]
+        for name, line, expected in cases:
+            with self.subTest(name):
+                self.assertNotEqual(line, good[1])
+                raw = self.write("raw.jsonl", "\n".join([good[0], line] + good[2:]) + "\n")
+                self.refuse([QUESTIONS, raw], f"raw.jsonl:2: {expected}")
+
     def test_files_must_be_named_for_what_they_are(self):
         self.refuse([QUESTIONS], "give at least one question file (.json) and one raw file")
         self.refuse([QUESTIONS, RAW, "notes.txt"], "notes.txt: name a question file")

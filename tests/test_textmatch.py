@@ -14,13 +14,18 @@ from evalkit.textmatch import normalize, script_share
 from evalkit.rubric.urls import normalize_url, page_key
 
 
+# The first rules: a digit alone had a boundary (evalkit/rubric/earlier.py).
+FIRST = rules_as_of("2026-10-28")
+
+
 def contains(text, spelling):
-    """The matching rule on texts as written: both normalised first."""
-    return textmatch.contains(normalize(text), normalize(spelling))
+    """The first matching rule (digits bound a spelling) on texts as
+    written: both normalised first."""
+    return textmatch.contains(normalize(text), normalize(spelling), FIRST.words("en"))
 
 
 def in_language(text, lang):
-    return in_question_language(text, lang, rules_as_of())[0]
+    return in_question_language(text, lang)[0]
 
 
 class Matching(unittest.TestCase):
@@ -63,19 +68,19 @@ class Matching(unittest.TestCase):
         self.assertTrue(contains("STRASSE", "straße"))
 
     def test_an_empty_spelling_is_found_nowhere(self):
-        self.assertFalse(textmatch.contains("anything", ""))
+        self.assertFalse(textmatch.contains("anything", "", textmatch.Words("en")))
         self.assertFalse(contains("anything", "\u200f "))  # nothing left once normalised
 
 
 def found(text, spelling, lang):
     """The matching rule of 2026-12-01 (word boundaries) in ``lang``."""
-    return textmatch.contains(normalize(text), normalize(spelling), textmatch.Words(lang))
+    return textmatch.contains(normalize(text), normalize(spelling),
+                              rules_as_of("2026-12-01").words(lang))
 
 
 def found_now(text, spelling, lang):
-    """The matching rule of 2026-12-02 (number_bounds and word_forms) in ``lang``."""
-    return textmatch.contains(normalize(text), normalize(spelling),
-                              textmatch.Words(lang, numbers=True, forms=True))
+    """Today's matching rule (2026-12-02: number_bounds and word_forms) in ``lang``."""
+    return textmatch.contains(normalize(text), normalize(spelling), textmatch.Words(lang))
 
 
 class WordBoundaries(unittest.TestCase):
@@ -258,9 +263,9 @@ class Language(unittest.TestCase):
         bare = text.replace(url, url.replace("https://", ""))
         # Before 2026-12-01 a link without a scheme counted as Latin letters;
         # since then it is removed like any other link.
-        self.assertFalse(in_question_language(bare, "he", rules_as_of("2026-11-05"))[0])
+        self.assertFalse(rules_as_of("2026-11-05").in_question_language(bare, "he")[0])
         self.assertTrue(in_language(bare, "he"))
-        self.assertEqual(script_share("ראו med.demo.localhost/demo/clinic/he/hours/ שם", "he", True),
+        self.assertEqual(script_share("ראו med.demo.localhost/demo/clinic/he/hours/ שם", "he"),
                          (5, 5))
 
     def test_russian_with_mg(self):
@@ -309,18 +314,20 @@ def random_texts(seed, count):
 
 def letters_as_written(text, lang):
     """The language-share rule as written, one character at a time: every
-    character of category L* (str.isalpha) after NFKC and with links removed,
-    and those of them in the script's ranges."""
+    character of category L* (str.isalpha) after NFKC and with links removed
+    (with a scheme, then without), and those of them in the script's ranges."""
     text = textmatch.LINKS.sub(" ", unicodedata.normalize("NFKC", text))
+    text = textmatch.BARE_DOMAINS.sub(" ", text)
     in_script = re.compile(f"[{textmatch.SCRIPT_RANGES[textmatch.SCRIPTS[lang]]}]")
     letters = [char for char in text if unicodedata.category(char).startswith("L")]
     return sum(1 for char in letters if in_script.match(char)), len(letters)
 
 
 class LetterCount(unittest.TestCase):
-    """script_share counts letters from the UTF-8 bytes and skips the links
-    scan where no link can be (its two speed measures): the same counts as
-    the rule as written, on texts made to find where they could differ."""
+    """script_share counts letters from the UTF-8 bytes and skips the two
+    link scans where no link can be (its three speed measures): the same
+    counts as the rule as written, on texts made to find where they could
+    differ."""
 
     def test_random_texts(self):
         for lang in ("en", "he", "ru"):

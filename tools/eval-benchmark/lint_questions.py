@@ -71,7 +71,7 @@ from evalkit.rubric.cases import load_site_qa  # noqa: E402
 from evalkit.rubric.qualifiers import QUALIFIERS  # noqa: E402
 from evalkit.rubric.rulebook import rules_as_of  # noqa: E402
 from evalkit.rubric.sitepages import load_sites  # noqa: E402
-from evalkit.textmatch import Words, contains, normalize, occurrences  # noqa: E402
+from evalkit.textmatch import contains, normalize, occurrences  # noqa: E402
 from evalkit.rubric.urls import normalize_url  # noqa: E402
 
 PROG = "lint_questions.py"
@@ -99,7 +99,7 @@ _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
 def lint_question(q, rules, site, texts):
     """The defects of one question: ``(kind, what)`` pairs. ``texts`` are the
     site's pages, normalised, by URL (``page_texts``)."""
-    words = Words(q["lang"], rules.number_bounds, rules.word_forms) if rules.word_bounds else None
+    words = rules.words(q["lang"])
     asked = normalize(q["question"])
     defects = []
     if q["kind"] == "not_on_site":

@@ -103,25 +103,29 @@ class ArgumentParser(argparse.ArgumentParser):
     (a text of evalkit/schemas.py) a --help-formats option that prints it:
     --help stays within a screen, the field reference one option away."""
 
-    def __init__(self, examples=(), formats=None, **kwargs):
-        kwargs.setdefault("formatter_class", _Formatter)
-        tail = ["examples:"] + [f"  {line}" for line in examples] + [""] if examples else []
-        if formats:
-            tail.append(f"{kwargs['prog']} --help-formats prints the formats of the files it "
-                        "reads and writes (evalkit/schemas.py).")
-        tail.append("Exit codes and the rest: tools/eval-benchmark/README.md.")
-        kwargs.setdefault("epilog", "\n".join(tail))
-        super().__init__(**kwargs)
+    def __init__(self, examples=(), formats=None, formatter_class=_Formatter, **kwargs):
+        super().__init__(formatter_class=formatter_class, **kwargs)
+        self.examples = examples
+        self.formats = formats
         if formats:
             self.add_argument("--help-formats", action=_PrintFormats, formats=formats,
                               help="the formats of the files read and written")
 
     def format_help(self):
+        # The usage line and the epilog are made here, for --help alone.
         if self.usage is None:
             formatter = self._get_formatter()
             names = [formatter._format_args(action, action.dest)  # as argparse names them
                      for action in self._get_positional_actions()]
             self.usage = " ".join(["%(prog)s"] + names + ["[options]"])
+        if self.epilog is None:
+            tail = ["examples:"] + [f"  {line}" for line in self.examples] + [""] \
+                if self.examples else []
+            if self.formats:
+                tail.append(f"{self.prog} --help-formats prints the formats of the files it "
+                            "reads and writes (evalkit/schemas.py).")
+            tail.append("Exit codes and the rest: tools/eval-benchmark/README.md.")
+            self.epilog = "\n".join(tail)
         return super().format_help()
 
     def error(self, message):

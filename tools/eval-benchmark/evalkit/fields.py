@@ -1,9 +1,6 @@
 """The fields of a record, checked before a script reads them: the one checker
-of the formats a person or a tool writes (atoms lines, question files,
-reviews, manifests, history, scenarios, cases, prices). Site-qa raw lines are
-the exception: siteqa.read_answer checks them by hand, with check_format and
-utc_time from here, because make bench scores 100,000 of them (its docstring
-says what the checker cost there).
+of the formats a person or a tool writes (raw and atoms lines, question files,
+reviews, manifests, history, scenarios, cases, prices).
 
 A spec maps each key to its rule; ``key?`` may be absent, ``"*"`` is the rule
 of every key the spec does not name (``"+"``: the same, one such key at
@@ -15,10 +12,16 @@ least), a kind after it the rule of those keys' names (``"+name"``). A rule:
                  (a plain file name, not hidden), date (YYYY-MM-DD in ASCII
                  digits, a day of the calendar), rules_date (a date, or
                  YYYY-MM-DD.N: the Nth rules of that day), sha256 (64 lower-case hex
-                 digits), count (a whole number >= 0), any
+                 digits), count (a whole number >= 0), utc_time (a time as
+                 run.py writes it: utc_time), any
   ("en", "he")   one of these values (1.0 and true are not 1)
   {spec}         an object checked by that spec, no other key
   [rule]         a list, each item by the rule; [rule, ...] one item at least
+  Worded(rule, words, null=False)
+                 the rule, refused in its own words (``words``: {place} and
+                 {value} name the place and the value shown) where the value
+                 is missing or not of its form; what an object or a list holds
+                 is refused in its own rules' words. With ``null``, null passes.
 
 A manifest's file entry, for one: ``{"sha256": "sha256", "bytes": "count",
 "role": ("input", "output")}``. What a field must be beside another (an id
@@ -29,6 +32,7 @@ no JSON Schema, only what the loaders need. It imports no part of the kit.
 import functools
 import os
 import re
+from collections import namedtuple
 
 from . import BadInput, calendar_date, rules_date_text, whole_number
 
@@ -68,7 +72,15 @@ def utc_time(value):
     """True for a time as run.py records it, ``2026-12-01T10:00:00.000Z``:
     UTC to the millisecond, on a day of the calendar."""
     return isinstance(value, str) and _UTC_TIME.fullmatch(value) is not None \
-        and calendar_date(value[:10])
+        and _calendar_day(value[:10])
+
+
+# The days of a run's times are few: each is held to the calendar once.
+_calendar_day = functools.lru_cache(maxsize=1024)(calendar_date)
+
+
+# A rule refused in its own words (the module's docstring).
+Worded = namedtuple("Worded", "rule words null", defaults=(False,))
 
 
 def check_format(record, where, known=1):
@@ -115,6 +127,7 @@ _KINDS = {
                "64 lower-case hex digits", "sha256 digests"),
     "count": ("integer", lambda v: whole_number(v) and v >= 0, "a whole number >= 0",
               "whole numbers >= 0"),
+    "utc_time": ("string", utc_time, "a UTC time YYYY-MM-DDTHH:MM:SS.mmmZ", "UTC times"),
 }
 
 
@@ -161,26 +174,32 @@ def _layout(spec):
     known = _LAYOUTS.get(id(spec))
     if known is None or known[0] is not spec:
         other = next((key for key in spec if key[:1] in ("*", "+")), None)
-        fields = [(key.rstrip("?"), key.endswith("?"), rule, _tests(rule))
+        fields = [(key.rstrip("?"), key.endswith("?"), rule, _fit(rule))
                   for key, rule in spec.items() if key != other]
-        known = _LAYOUTS[id(spec)] = (spec, other, {field[0] for field in fields}, fields)
-    return known[1:]
+        known = _LAYOUTS[id(spec)] = (spec, (other, {field[0] for field in fields}, fields))
+    return known[1]
 
 
 def _fits(value, tests):
-    """True when ``value`` passes one of the tests of a rule of kinds
-    (_tests), checked before any place is named: most values do."""
+    """True when ``value`` passes one of the tests of a rule (_tests),
+    checked before any place is named: most values do."""
     for test in tests:
         if test(value):
             return True
     return False
 
 
+def _fit(rule):
+    """``_fits`` of one rule as one function: its one test, where it has one."""
+    tests = _tests(rule)
+    return tests[0] if len(tests) == 1 else functools.partial(_fits, tests=tests)
+
+
 def _wrong_keys(record, spec, prefix, closed):
     other, named, fields = _layout(spec)
     if (other is None and not closed) or (other == "*" and spec[other] == "any"):
         return _wrong_named(record, fields, prefix)  # the other keys are the writer's
-    rest = sorted(key for key in record if key not in named)
+    rest = sorted(record.keys() - named)
     if other is not None and other[0] == "+" and not rest:
         return f"{prefix[:-1]} must not be empty"
     problem = _wrong_named(record, fields, prefix)
@@ -194,16 +213,18 @@ def _wrong_keys(record, spec, prefix, closed):
 
 def _wrong_named(record, fields, prefix):
     """The first of the fields a spec names that is missing or breaks its rule."""
-    for name, optional, rule, tests in fields:
+    for name, optional, rule, fits in fields:
         if name not in record:
             if optional:
                 continue
+            if isinstance(rule, Worded):
+                return rule.words.format(place=prefix + name, value="")
             # A rule of values says what to write there; one of JSON types only,
             # a raw line's, that the line lost a field.
             only_types = isinstance(rule, str) and all(_KINDS[k][0] == k for k in _kinds(rule))
             return f"{prefix}{name} is missing" if only_types \
                 else f"{prefix}{name} must be {_wanted(rule)}"
-        if not _fits(record[name], tests):
+        if not fits(record[name]):
             problem = _wrong(record[name], rule, prefix + name)
             if problem is not None:
                 return problem
@@ -225,6 +246,8 @@ def _wrong_others(record, keys, other, rule, prefix):
 def _wrong(value, rule, place):
     """What is wrong with ``value`` under ``rule``, naming it ``place``; None
     when nothing is."""
+    if isinstance(rule, Worded):
+        return _wrong_worded(value, rule, place)
     if isinstance(rule, dict):
         if not isinstance(value, dict):
             return f"{place} must be an object, not {_name_of(value)}"
@@ -232,7 +255,7 @@ def _wrong(value, rule, place):
     if isinstance(rule, list):
         return _wrong_list(value, rule, place)
     if isinstance(rule, tuple):
-        if any(value == known and type(value) is type(known) for known in rule):
+        if _one_of(rule, value):
             return None
         return f"unknown {place} {shown(value)} ({place} must be {_wanted(rule)})"
     if _fits(value, _tests(rule)):
@@ -241,6 +264,19 @@ def _wrong(value, rule, place):
     found = "" if any(_KINDS[_KINDS[kind][0]][1](value) for kind in _kinds(rule)) \
         else f", not {_name_of(value)}"
     return f"{place} must be {_wanted(rule)}{found}"
+
+
+def _wrong_worded(value, worded, place):
+    """Worded: its words where ``value`` is not of the rule's form, else the
+    words of the rules of what it holds."""
+    rule = worded.rule
+    if value is None and worded.null:
+        return None
+    problem = _wrong(value, rule, place)
+    if problem is None or (isinstance(rule, dict) and isinstance(value, dict)) or \
+            (isinstance(rule, list) and isinstance(value, list) and (len(rule) == 1 or value)):
+        return problem
+    return worded.words.format(place=place, value=shown(value))
 
 
 def _wrong_list(value, rule, place):
@@ -264,13 +300,41 @@ def _kinds(rule):
 
 
 def _tests(rule):
-    """The tests of a rule of kinds, one of which a value passes; none for
-    a rule of another form (an object, a list, values)."""
-    return tuple(_KINDS[kind][1] for kind in _kinds(rule)) if isinstance(rule, str) else ()
+    """The tests of a rule, one of which a value passes (``_fits``), made
+    once a rule: of its kinds or its values, or the whole check of an object
+    or a list, run without naming a place (``_wrong`` names the place of a
+    value that fails, by the same rules)."""
+    known = _TESTS.get(id(rule))
+    if known is None or known[0] is not rule:
+        known = _TESTS[id(rule)] = (rule, _made_tests(rule))
+    return known[1]
+
+
+_TESTS = {}
+
+
+def _made_tests(rule):
+    if isinstance(rule, Worded):
+        return (_KINDS["null"][1],) * rule.null + _tests(rule.rule)
+    if isinstance(rule, tuple):
+        return (functools.partial(_one_of, rule),)
+    if isinstance(rule, dict):
+        return (lambda value: isinstance(value, dict)
+                and _wrong_keys(value, rule, "", closed=True) is None,)
+    if isinstance(rule, list):
+        return (lambda value: _wrong_list(value, rule, "") is None,)
+    return tuple(_KINDS[kind][1] for kind in _kinds(rule))
+
+
+def _one_of(values, value):
+    """Whether ``value`` is one of ``values`` (1.0 and true are not 1)."""
+    return any(value == known and type(value) is type(known) for known in values)
 
 
 def _wanted(rule, many=False):
     """A rule in a message's words: ``a list of file names``."""
+    if isinstance(rule, Worded):
+        return _wanted(rule.rule, many)
     if isinstance(rule, dict):
         return "objects" if many else "an object"
     if isinstance(rule, list):

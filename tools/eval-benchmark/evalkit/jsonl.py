@@ -229,12 +229,19 @@ def _curly_quote(text, exc, decoder):
 
 def loads(text, where):
     """Parse one JSON document; ``where`` names it in errors (``file:line``)."""
+    return _decoded(text, _DECODER, where, "{where}: not valid JSON: {what} (line {line}, "
+                                           "column {column})")
+
+
+def _decoded(text, decoder, where, syntax):
+    """``decode(text)`` of a file's text, or BadInput naming ``where``; a
+    syntax error in the words of ``syntax`` (its {where}, {line}, {column}
+    and {what})."""
     try:
-        return decode(text, text_only=True)
+        return decode(text, decoder, text_only=True)
     except json.JSONDecodeError as exc:
-        line, column, what = _syntax_error(text, exc)
-        raise BadInput(f"{where}: not valid JSON: {what} "
-                       f"(line {line}, column {column})") from None
+        line, column, what = _syntax_error(text, exc, decoder)
+        raise BadInput(syntax.format(where=where, line=line, column=column, what=what)) from None
     except (_NotText, TooDeep) as exc:
         raise BadInput(f"{where}: {exc}") from None
     except ValueError as exc:
@@ -361,16 +368,7 @@ def read_json_sha(path, unique_keys=False):
     sha256 = sha256_of(data)
     del data  # not held while the text is parsed: a question file's bytes are 30 MB at 100,000
     decoder = _UNIQUE_DECODER if unique_keys else _DECODER
-    try:
-        value = decode(text, decoder, text_only=True)
-    except json.JSONDecodeError as exc:
-        line, column, what = _syntax_error(text, exc, decoder)
-        raise BadInput(f"{path}:{line}:{column}: not valid JSON: {what}") from None
-    except (_NotText, TooDeep) as exc:
-        raise BadInput(f"{path}: {exc}") from None
-    except ValueError as exc:
-        raise BadInput(f"{path}: not valid JSON: {exc}") from None
-    return value, sha256
+    return _decoded(text, decoder, path, "{where}:{line}:{column}: not valid JSON: {what}"), sha256
 
 
 def iter_jsonl(path):

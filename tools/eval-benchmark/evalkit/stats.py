@@ -1,5 +1,5 @@
-"""Small, exact statistics for counts: Wilson intervals, the hypergeometric
-interval of a finite population, and McNemar's test.
+"""Small, exact statistics for counts: a rate, Wilson intervals, the
+hypergeometric interval of a finite population, and McNemar's test.
 
 Wilson score interval (95%, z = 1.959963984540054) for x successes in n:
     centre = (p + z²/2n) / (1 + z²/n)
@@ -32,6 +32,11 @@ from fractions import Fraction
 
 Z95 = 1.959963984540054
 ALPHA95 = Fraction(1, 20)
+
+
+def rate(passed, applicable):
+    """passed / applicable, rounded once to 4 places; None of nothing."""
+    return round(passed / applicable, 4) if applicable else None
 
 
 def wilson(passed, n, z=Z95):

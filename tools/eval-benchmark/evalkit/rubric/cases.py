@@ -13,32 +13,23 @@ in the evidence. Those need the site, and are tested where the site is
 (tests/test_demo_questions.py).
 """
 
+from typing import NamedTuple
+
 from .. import BadInput
 from ..fields import brief, check, check_format, check_ids, shown
 from ..jsonl import read_json_sha
 from ..schemas import ANSWERABLE, NOT_ON_SITE, QUESTION_FILE
 
 
-class OtherSuite(BadInput):
-    """A case file of another suite: score.py scores a scenario file by
-    other rules, and learns of it here, without reading the file twice."""
-
-    def __init__(self, message, suite):
-        super().__init__(message)
-        self.suite = suite
-
-
-class QuestionSet:
-    """A loaded question file: ``path``, ``sha256``, ``set``, ``sites``,
-    ``questions`` (a list of dicts in file order) and ``by_id``."""
-
-    def __init__(self, path, sha256, set_name, sites, questions):
-        self.path = path
-        self.sha256 = sha256
-        self.set = set_name
-        self.sites = sites
-        self.questions = questions
-        self.by_id = {q["id"]: q for q in questions}
+class QuestionSet(NamedTuple):
+    """A loaded question file: ``questions`` are dicts in file order, and
+    ``by_id`` finds them by id."""
+    path: str
+    sha256: str
+    set: str
+    sites: dict
+    questions: list
+    by_id: dict
 
 
 def question_item(q, set_name):
@@ -62,14 +53,15 @@ def parse_site_qa(doc, path, sha256=""):
         raise BadInput(f"{path}: the file must hold one JSON object")
     suite = doc.get("suite")
     if suite != "site-qa":
-        raise OtherSuite(f"{path}: suite is {shown(suite)}, this loader reads 'site-qa'", suite)
+        raise BadInput(f"{path}: suite is {shown(suite)}, this loader reads 'site-qa'")
     check_format(doc, path)
     check(doc, QUESTION_FILE, path)
     check_ids(doc["questions"], path, "questions")
     for q in doc["questions"]:
         _check_question(q, doc["sites"], path)
-    return QuestionSet(path, sha256, doc["set"], doc["sites"],
-                       [question_item(q, doc["set"]) for q in doc["questions"]])
+    questions = [question_item(q, doc["set"]) for q in doc["questions"]]
+    return QuestionSet(path, sha256, doc["set"], doc["sites"], questions,
+                       {q["id"]: q for q in questions})
 
 
 def _check_question(q, sites, path):

@@ -12,17 +12,21 @@ or None), ``answer`` (the text derived again from the body, or None),
 Its text is compared after ``textmatch.normalize``; a question's strings
 (fact spellings, must_not_include) are normalised the same way.
 
-The rules change only by date (evalkit/rubric/rulebook.py: the DECLINE list and
-every change to the text rules); ``judge`` takes the ``Rules`` in force on
-the quarter's date, so that an older quarter re-scores byte for byte.
+The rules here are today's. A rule changes only by date
+(evalkit/rubric/rulebook.py): ``judge`` takes the ``Rules`` in force on the
+quarter's date, which give the function of each rule that changed (a rule an
+older quarter was scored with is in evalkit/rubric/earlier.py), where words
+have boundaries (textmatch.Words) and the DECLINE list, so that an older
+quarter re-scores byte for byte.
 """
 
+import functools
 import re
 
 from .qualifiers import QUALIFIERS
-from ..textmatch import (THRESHOLDS, Words, clauses, contains, normalize, occurrences,
-                        script_share, visible)
-from .urls import normalize_url, page_key
+from ..textmatch import (THRESHOLDS, clauses, contains, normalize, occurrences, script_share,
+                         visible)
+from .urls import page_key
 
 MEASURES = ("delivered", "correct_facts", "right_page_cited", "in_question_language",
             "declined_when_not_on_site")
@@ -44,12 +48,10 @@ TITLES = {
 # (textmatch.normalize); the question's strings are normalised the same way.
 # ``rules`` are the Rules in force (evalkit/rubric/rulebook.py).
 
-def delivered(status, answer, rules):
-    """Rubric: "HTTP 200 and a non-empty answer". From 2026-12-01 an answer
-    of only white space and invisible characters is empty."""
-    if status != 200 or answer is None:
-        return False
-    return visible(answer) if rules.visible_blank else answer.strip() != ""
+def delivered(status, answer):
+    """Rubric: "HTTP 200 and a non-empty answer"; an answer of only white
+    space and invisible characters (textmatch.visible) is empty."""
+    return status == 200 and answer is not None and visible(answer)
 
 
 def correct_facts(text, question, rules):
@@ -58,44 +60,34 @@ def correct_facts(text, question, rules):
 
     ``(verdict, found)``: ``found`` holds, per group, the first spelling
     found in the answer, or None."""
-    words = _words(question, rules)
-    found = []
-    for group in question["facts"]:
-        hit = None
-        for spelling in group:
-            if contains(text, normalize(spelling), words):
-                hit = spelling
-                break
-        found.append(hit)
+    words = rules.words(question["lang"])
+    found = [next((spelling for spelling in group if contains(text, normalize(spelling), words)),
+                  None) for group in question["facts"]]
     return None not in found, found
 
 
-def right_page_cited(sources, question, rules):
+def right_page_cited(sources, question):
     """Rubric: "the page named by the question (or one listed in
     `also_source_urls`, which states the same fact in the same words) is among
     the sources returned with the answer".
 
     ``(verdict, pages)``: the question's pages among the answer's sources,
-    compared normalised (evalkit/rubric/urls.py: ``page_key`` from 2026-12-01,
-    ``normalize_url`` before), sorted."""
-    if rules.same_page:
-        def key(url):
-            return page_key(url, question["page_url"])
-    else:
-        key = normalize_url
-    wanted = {key(url) for url in [question["source_url"]] + question["also_source_urls"]}
-    cited = sorted({key(url) for url in sources} & wanted)
+    each read relative to the question's page_url (evalkit/rubric/urls.py:
+    ``page_key``), sorted."""
+    page = question["page_url"]
+    wanted = {page_key(url, page) for url in [question["source_url"]] + question["also_source_urls"]}
+    cited = sorted({page_key(url, page) for url in sources} & wanted)
     return bool(cited), cited
 
 
-def in_question_language(answer, lang, rules):
+def in_question_language(answer, lang):
     """Rubric: "letters of the question's script make up at least half of the
     answer's letters (85% for English); links are ignored".
 
     ``(verdict, (letters in the script, all letters))`` of the answer as given,
     counted by ``textmatch.script_share``; compared in integers, so that no
     float rounding decides a verdict."""
-    mine, total = script_share(answer, lang, rules.bare_domains)
+    mine, total = script_share(answer, lang)
     num, den = THRESHOLDS[lang]
     return total > 0 and mine * den >= total * num, (mine, total)
 
@@ -108,7 +100,7 @@ def declined_when_not_on_site(text, grounded, question, rules):
     ``(verdict, found)``: ``found`` names the first DECLINE phrase in the
     list's order found in the answer (or None) and the must_not_include
     strings found."""
-    words = _words(question, rules)
+    words = rules.words(question["lang"])
     phrase = first_decline_phrase(text, rules.phrases, words)
     invented = [s for s in question["must_not_include"] if contains(text, normalize(s), words)]
     verdict = (grounded is False or phrase is not None) and not invented
@@ -117,20 +109,11 @@ def declined_when_not_on_site(text, grounded, question, rules):
 
 def first_decline_phrase(text, phrases, words):
     for phrase in phrases:
-        # Most phrases are in no answer: the "in" test alone spares 4 % of
-        # the work of scoring (make bench's inputs, 2026-12-02).
+        # ``contains`` finds a phrase only where ``in`` does (its first step is
+        # that search): asked first, it spares 4 % of the work of scoring.
         if phrase in text and contains(text, phrase, words):
             return phrase
     return None
-
-
-def _words(question, rules):
-    """Where matching draws word boundaries (textmatch.Words: the question's
-    language, and whether the rules of 2026-12-02 on numbers and word forms
-    are in force), or None before 2026-12-01 (evalkit/textmatch.py)."""
-    if not rules.word_bounds:
-        return None
-    return Words(question["lang"], rules.number_bounds, rules.word_forms)
 
 
 # ---- one question ------------------------------------------------------------------------
@@ -141,19 +124,20 @@ def judge(question, answer, rules):
     ``verdicts`` maps each measure, in MEASURES order, to True, False, or None
     where it does not apply to the question's kind; an answer that was not
     delivered fails every measure that applies (the visitor got nothing).
-    ``details`` is what the rules found in the answer.
+    ``details`` is what the rules found in the answer, and the review flags
+    the rules in force raise (``review_flags``).
     """
     text = normalize(answer["answer"] or "")
     verdicts = dict.fromkeys(MEASURES)
     details = {}
-    verdicts["delivered"] = delivered(answer["status"], answer["answer"], rules)
-    verdicts["in_question_language"], letters = in_question_language(
-        answer["answer"] or "", question["lang"], rules)
+    verdicts["delivered"] = rules.delivered(answer["status"], answer["answer"])
+    verdicts["in_question_language"], letters = rules.in_question_language(
+        answer["answer"] or "", question["lang"])
     details["letters"] = {"in_script": letters[0], "all": letters[1]}
     if question["kind"] == "answerable":
         verdicts["correct_facts"], details["facts_found"] = correct_facts(text, question, rules)
-        verdicts["right_page_cited"], details["right_sources"] = right_page_cited(
-            answer["sources"], question, rules)
+        verdicts["right_page_cited"], details["right_sources"] = rules.right_page_cited(
+            answer["sources"], question)
     else:
         verdicts["declined_when_not_on_site"], found = declined_when_not_on_site(
             text, answer["grounded"], question, rules)
@@ -161,13 +145,11 @@ def judge(question, answer, rules):
     if not verdicts["delivered"]:
         for measure in APPLIES[question["kind"]]:
             verdicts[measure] = False
-    if rules.review_flags:
-        details["flags"] = review_flags(question, text, verdicts, details, rules,
-                                        answer["answer"])
+    rules.review_flags(question, text, verdicts, details, answer["answer"], rules)
     return verdicts, details
 
 
-# ---- review flags (rules of 2026-12-01) --------------------------------------------------
+# ---- review flags -----------------------------------------------------------------------
 # A flag never changes a verdict: it sends a passing answer to a person, who
 # may change the verdict in the reviews file like any other.
 
@@ -192,7 +174,109 @@ FLAGS = {
     "qualifier": "a unit, period, day or mode that neither the evidence nor the question names",
 }
 
-# ---- the negation flag (rules of 2026-12-02) ---------------------------------------------
+# The measure whose pass a flag doubts, by the question's kind: every flag
+# says the facts may not be what the page says (a not-on-site answer's decline
+# is read by a person whatever its flags).
+FLAG_DOUBTS = {"answerable": "correct_facts", "not_on_site": "declined_when_not_on_site"}
+
+
+def review_flags(question, text, verdicts, details, raw, rules):
+    """``details["flags"]``: the flags in force (``rules.flags``, by the
+    question's kind, in FLAGS order) of an answer that the rules have
+    flagged (``rules.flagged``: today, one that passes the measure the flags
+    doubt, FLAG_DOUBTS). Each flag reads the answer normalised (``text``) or
+    as given (``raw``: its line breaks end clauses for the negation flag);
+    one that names what it found records it in ``details``."""
+    if not rules.flagged(question["kind"], verdicts):
+        details["flags"] = []
+        return
+    words = rules.words(question["lang"])
+    details["flags"] = [name for name, flag in rules.flags[question["kind"]]
+                        if flag(question, text, details, raw, words, rules)]
+
+
+def passed_doubted(kind, verdicts):
+    """Whether the answer passed the measure the flags doubt (FLAG_DOUBTS)."""
+    return verdicts[FLAG_DOUBTS[kind]] is True
+
+
+# Each flag: True when it is raised on one answer (review_flags' arguments).
+
+def echo(question, text, details, raw, words, rules):
+    """A fact found only inside the question, or only where the answer
+    repeats it."""
+    asked = _given(question)[1]
+    return any(contains(asked, normalize(hit), words) for hit in details["facts_found"]) or \
+        (asked in text and not correct_facts(text.replace(asked, " "), question, rules)[0])
+
+
+def long(question, text, details, raw, words, rules):
+    """Longer than LONG_ANSWER characters, normalised."""
+    return len(text) > LONG_ANSWER
+
+
+def numbers(question, text, details, raw, words, rules):
+    """More than MANY_NUMBERS distinct runs of digits, in any script."""
+    return len(set(_NUMBER.findall(text))) > MANY_NUMBERS
+
+
+def decline(question, text, details, raw, words, rules):
+    """A DECLINE phrase of any language in an answer that passes."""
+    return first_decline_phrase(text, rules.phrases, words) is not None
+
+
+def negation(question, text, details, raw, words, rules):
+    """A fact stated in a clause with a negation word (``negated_facts``),
+    the words kept in ``details["negation_words"]``."""
+    # A clause is a stretch of the normalised answer between white space, so
+    # negated_facts finds a negation word only where this search of the whole
+    # answer finds one: it spares reading the clauses of most answers.
+    return _kept(details, "negation_words", _NEGATION[question["lang"]].search(text)
+                 and negated_facts(question, raw, words))
+
+
+def value(question, text, details, raw, words, rules):
+    """A number that neither the evidence nor the question gives
+    (``other_values``), kept in ``details["other_values"]``."""
+    return _kept(details, "other_values", other_values(_given(question), text))
+
+
+def qualifier(question, text, details, raw, words, rules):
+    """A unit, period, day or mode that neither the evidence nor the question
+    names (``unbound_qualifiers``), kept in ``details["unbound_qualifiers"]``."""
+    return _kept(details, "unbound_qualifiers",
+                 unbound_qualifiers(_given(question), text, question["lang"], words))
+
+
+def _kept(details, key, found):
+    """Whether a flag found anything; what it found kept in ``details[key]``."""
+    if found:
+        details[key] = found
+    return bool(found)
+
+
+def _given(question):
+    """What the page and the visitor said: the evidence and the question,
+    normalised (once for the flags of one answer: ``_folded``)."""
+    return _folded(question["evidence"], question["question"])
+
+
+@functools.lru_cache(maxsize=1)
+def _folded(*texts):
+    return tuple(map(normalize, texts))
+
+
+# The flags in force today, in FLAGS order, by the question's kind: any
+# answer may be long or spray numbers; the others read an answerable
+# question's facts (every not-on-site answer is read by a person already).
+REVIEW_FLAGS = {
+    "answerable": (("echo", echo), ("long", long), ("numbers", numbers), ("decline", decline),
+                   ("negation", negation), ("value", value), ("qualifier", qualifier)),
+    "not_on_site": (("long", long), ("numbers", numbers)),
+}
+
+
+# ---- the negation flag -------------------------------------------------------------------
 # The words that deny what a clause says, per language, matched as whole
 # words. English: also every word ending in n't (don't, isn't, can't, won't).
 # Hebrew: also after the proclitics ו, ש or כש (ולא, שאין, כשאין), not after
@@ -217,85 +301,6 @@ _NEGATION = {
     for lang, words in NEGATIONS.items()}
 _HEBREW_NEGATION_PREFIX = re.compile("^" + _NEGATION_PROCLITICS)
 _NEXT_WORD = re.compile(r"[\W_]*([^\W_]+)")  # the word after a negation
-
-
-# The measure whose pass a flag doubts, by the question's kind: every flag
-# says the facts may not be what the page says (a not-on-site answer's decline
-# is read by a person whatever its flags).
-FLAG_DOUBTS = {"answerable": "correct_facts", "not_on_site": "declined_when_not_on_site"}
-
-
-def review_flags(question, text, verdicts, details, rules, raw=None):
-    """The flags (FLAGS, in that order) of one delivered answer that passes
-    the measure the flags doubt (FLAG_DOUBTS; before 2026-12-03, one that
-    passes every measure it was judged by); ``raw`` is the answer as given
-    (its line breaks end clauses for the negation flag). A negation flag
-    records its words in ``details["negation_words"]``."""
-    if rules.measure_review:
-        if verdicts[FLAG_DOUBTS[question["kind"]]] is not True:
-            return []
-    elif not verdicts["delivered"] or False in verdicts.values():
-        return []
-    words = _words(question, rules)
-    answerable = question["kind"] == "answerable"
-    flags = []
-    if answerable and _echoes(question, text, details, rules, words):
-        flags.append("echo")
-    if len(text) > LONG_ANSWER:
-        flags.append("long")
-    if _many_numbers(text, rules):
-        flags.append("numbers")
-    if answerable:
-        flags += _answer_flags(question, text, details, rules, words,
-                               raw if raw is not None else text)
-    return flags
-
-
-def _many_numbers(text, rules):
-    """The numbers flag: more than MANY_NUMBERS distinct runs of digits."""
-    if not rules.every_digit and sum(map(text.count, "0123456789")) <= MANY_NUMBERS:
-        # Before 2026-12-04 the ASCII digits were counted first, to spare the
-        # scan: that missed numbers written in other scripts' digits, which
-        # \d counts. Kept for the quarters scored under those rules.
-        return False
-    return len(set(_NUMBER.findall(text))) > MANY_NUMBERS
-
-
-def _echoes(question, text, details, rules, words):
-    """The echo flag: a fact found only inside the question, or only where
-    the answer repeats it."""
-    asked = normalize(question["question"])
-    return any(contains(asked, normalize(hit), words) for hit in details["facts_found"]) or \
-        (asked in text and not correct_facts(text.replace(asked, " "), question, rules)[0])
-
-
-def _answer_flags(question, text, details, rules, words, raw):
-    """The flags of an answer to an answerable question that read its words:
-    decline, and under the rules of 2026-12-02 negation, value and qualifier."""
-    flags = []
-    # Before 2026-12-04 only the phrases of the question's language were
-    # read, on the belief that a passing answer is in it; but half its letters
-    # pass, and an English "no information" in a Hebrew answer was missed.
-    phrases = rules.phrases if rules.every_language_decline else \
-        rules.phrases_in[question["lang"]]
-    if first_decline_phrase(text, phrases, words):
-        flags.append("decline")
-    if rules.negation_flag and _NEGATION[question["lang"]].search(text):
-        denied = negated_facts(question, raw, words)
-        if denied:
-            flags.append("negation")
-            details["negation_words"] = denied
-    if rules.value_flags:
-        given = normalize(question["evidence"]), normalize(question["question"])
-        values = other_values(given, text)
-        if values:
-            flags.append("value")
-            details["other_values"] = values
-        qualifiers = unbound_qualifiers(given, text, question["lang"], words)
-        if qualifiers:
-            flags.append("qualifier")
-            details["unbound_qualifiers"] = qualifiers
-    return flags
 
 
 def negated_facts(question, answer, words):
@@ -366,7 +371,7 @@ def _negation_base(word, lang):
     return word
 
 
-# ---- the value and qualifier flags (rules of 2026-12-02) ---------------------------------
+# ---- the value and qualifier flags -------------------------------------------------------
 # A passing answer holds every fact's spelling, but may bind it to the wrong
 # thing: "£60 a month" for the page's "£60 a quarter", "A follow-up costs
 # $120" beside "2015 is when we opened" (the page: $120 for a first visit,
@@ -403,15 +408,21 @@ def other_values(given, text):
 _QUALIFIER_FORMS = {lang: [(name, [normalize(form) for form in forms])
                            for name, _where, forms in table]
                     for lang, table in QUALIFIERS.items()}
+_FORM_NAMES = {lang: [(needle, name) for name, needles in forms for needle in needles]
+               for lang, forms in _QUALIFIER_FORMS.items()}
 
 
 def unbound_qualifiers(given, text, lang, words):
     """The qualifiers (evalkit/rubric/qualifiers.py, by name) that an answer
     (normalised) names and neither the question's evidence nor the question
     does (``given``: both, normalised), in the table's order."""
+    # ``contains`` finds a form only where ``in`` does (its first step is that
+    # search): asked first of every form at once, it spares looking further
+    # at each qualifier the answer does not name, a tenth of scoring's work.
+    named = {name for needle, name in _FORM_NAMES.get(lang, ()) if needle in text}
     found = []
     for name, needles in _QUALIFIER_FORMS.get(lang, ()):
-        if any(contains(text, needle, words) for needle in needles) and not any(
+        if name in named and any(contains(text, needle, words) for needle in needles) and not any(
                 contains(known, needle, words) for known in given for needle in needles):
             found.append(name)
     return found

@@ -54,9 +54,8 @@ no estimate, until it is.
 from fractions import Fraction
 
 from ..jsonl import sha256_of
-from ..stats import ALPHA95, hypergeometric_interval
+from ..stats import ALPHA95, hypergeometric_interval, rate
 from .measures import APPLIES, FLAG_DOUBTS, MEASURES
-from .report import rate
 
 # Up to 60 candidates of a measure in a set, a person reads them all: a
 # quarter of the rubric's size has 45 answerable and 15 not-on-site
@@ -76,6 +75,16 @@ def asked(kind, mechanical, flags):
     doubted = FLAG_DOUBTS[kind] if flags else None
     return [m for m in MEASURES if m in APPLIES[kind] and (
         mechanical[m] is False or m == doubted or m == "declined_when_not_on_site")]
+
+
+def review_state(kind, mechanical, flags, review):
+    """A row's review fields: its flags, the measures a person is asked to
+    judge (``asked``), whether there is any (``review_required``), and
+    whether each has an entry or the question is faulty (``reviewed``)."""
+    measures = asked(kind, mechanical, flags)
+    return {"flags": flags, "asked": measures, "review_required": bool(measures),
+            "reviewed": review["faulty"] is not None
+            or all(measure in review["verdicts"] for measure in measures)}
 
 
 def draw_key(cases_sha256, question_id, body_sha256):
@@ -218,7 +227,7 @@ SIZE = (f"every candidate when a set has at most {READ_ALL} of the measure; else
 
 class PassReview:
     """The candidates of one run, gathered as its rows are counted (``add``),
-    then drawn and counted (``block``: results.json's ``sampled_review``) and
+    then drawn and counted (``finish``: results.json's ``sampled_review``) and
     marked on the rows kept (``mark``). Memory grows with the candidates, a
     few small fields each, not with the answers' texts."""
 
@@ -263,20 +272,19 @@ class PassReview:
                         self.missing.setdefault(item["id"], []).append(item["measure"])
         return groups
 
-    def block(self, rows, groups, sets):
-        """results.json's ``sampled_review`` (the module's docstring), each row
-        kept marked (``mark``); the answers still to review listed in the
-        question files' order."""
-        set_order = [qset.set for qset in sets]
+    def finish(self, result, sets):
+        """results.json's ``sampled_review`` (the module's docstring), once
+        every row is counted, each row kept marked (``mark``); the answers
+        still to review listed in the question files' order."""
+        set_order = list(dict.fromkeys(qset.set for qset in sets))
         question_order = [q["id"] for qset in sets for q in qset.questions]
         drawn = self.draw()
         counts = self.tally()
-        set_order = list(dict.fromkeys(set_order))
         place = {qid: n for n, qid in enumerate(question_order)}
         missing = [{"id": qid, "measures": in_order(self.missing[qid])}
                    for qid in sorted(self.missing, key=place.get)]
-        self.mark(rows)
-        return {
+        self.mark(result["questions"])
+        result["sampled_review"] = {
             "order": ORDER, "size": SIZE,
             "sets": [{"set": name, "measures": [
                 {"measure": m, "candidates": len(drawn[name, m]),
@@ -286,7 +294,7 @@ class PassReview:
                          "reviewed": len(self.sampled) - len(self.missing),
                          "missing": missing},
             "rates": self.rates(set_order, counts),
-            "estimates": self.estimates(groups, set_order, counts),
+            "estimates": self.estimates(result["groups"], set_order, counts),
         }
 
     def mark(self, rows):

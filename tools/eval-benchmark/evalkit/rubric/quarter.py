@@ -55,7 +55,7 @@ import stat
 
 from .. import BadInput, whole_number
 from ..fields import SHA256, check, plain_name, shown  # noqa: F401  (publish.py reads them here)
-from ..jsonl import read_json, read_json_sha, sha256_file
+from ..jsonl import file_kind, read_json, read_json_sha, sha256_file  # noqa: F401  (file_kind: scenario_run.py)
 from .measures import MEASURES
 from .rulebook import check_date
 
@@ -108,17 +108,6 @@ def check_quarter(name):
         raise BadInput(f"quarter {shown(name)}: give YYYY-QN (2026-Q4) or a plain slug "
                        "(lower-case letters, digits, hyphens)")
     return name
-
-
-def file_kind(mode):
-    """What a file of this ``st_mode`` is, in words, for a refusal."""
-    for test, words in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"),
-                        (stat.S_ISFIFO, "a FIFO (named pipe)"),
-                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                        (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return words
-    return "not a regular file"
 
 
 def check_regular(path):

@@ -30,22 +30,22 @@ use it.
 
 import json
 import re
+from collections import Counter, defaultdict
 
-from ..jsonl import sha256_of
 from .measures import APPLIES, FLAGS, MEASURES, TITLES
 from .rulebook import rules_as_of
-from ..stats import wilson
+from ..stats import rate, wilson
 
 LANG_ORDER = ("en", "he", "ru")
 
-# Characters that open Markdown structure wherever they stand: an escape, a
-# code span, emphasis, a link or image ("![" needs the "["), raw HTML or an
-# autolink, a table cell, a strikethrough.
-_ALWAYS_ESCAPED = frozenset("\\`*[]<>|~")
+# What ``inert`` escapes: the characters that open Markdown structure
+# wherever they stand (an escape, a code span, emphasis, a link or image: "!["
+# needs the "[", raw HTML or an autolink, a table cell, a strikethrough), "&"
+# that would start an entity or a numeric character reference, and "_" but
+# between two letters or digits ([^\W_] is what str.isalnum() takes).
+_ACTIVE = re.compile(r"[\\`*\[\]<>|~]|&(?=#?[0-9A-Za-z]+;)|(?<![^\W_])_|_(?![^\W_])")
 # C0 and C1 control characters and DEL, folded like a line break.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-# "&" that would start an entity or a numeric character reference.
-_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
 # What opens a block when it starts a line: a heading, a quote, a list item,
 # a setext underline or a thematic break.
 _LINE_START = re.compile(r" *(?:[#>+=-]|[0-9]+[.)])")
@@ -71,25 +71,12 @@ def inert(text):
     >>> inert("[x](javascript:alert(1))\n## fake")
     '\\[x\\](javascript:alert(1)) ## fake'
     """
-    text = _CONTROL.sub(" ", " ".join(str(text).splitlines()))
-    out = []
-    last = len(text) - 1
-    for n, char in enumerate(text):
-        if char in _ALWAYS_ESCAPED or (char == "&" and _ENTITY.match(text, n)) or \
-                (char == "_" and not (0 < n < last and text[n - 1].isalnum()
-                                      and text[n + 1].isalnum())):
-            out.append("\\")
-        out.append(char)
-    text = "".join(out)
+    text = _ACTIVE.sub(r"\\\g<0>", _CONTROL.sub(" ", " ".join(str(text).splitlines())))
     opener = _LINE_START.match(text)
     if opener:  # "\#", "\-", "1\.": the marker's last character escaped
         at = opener.end() - 1
         text = text[:at] + "\\" + text[at:]
     return text
-
-
-def rate(passed, applicable):
-    return round(passed / applicable, 4) if applicable else None
 
 
 def median_ms(values):
@@ -104,14 +91,16 @@ def median_ms(values):
 
 
 class Tally:
-    """The rows counted as they are judged, per (set, language): per measure,
-    passed and applicable after review (faulty questions left out) and
-    mechanical (every question); the latencies of the answers delivered after
-    review. And how many answers the rubric requires a person to read, and
-    how many of those have no review entry."""
+    """The rows counted as they are judged, per (set, language) (``parts``):
+    per measure, passed and applicable after review (faulty questions left
+    out) and mechanical (every question), the questions and the faulty ones;
+    and the latencies of the answers delivered after review. And how many
+    answers the rubric requires a person to read, and how many of those have
+    no review entry."""
 
     def __init__(self):
-        self.parts = {}
+        self.parts = defaultdict(Counter)
+        self.latencies = defaultdict(list)
         self.review_required = 0
         self.review_missing = 0
 
@@ -120,30 +109,34 @@ class Tally:
             self.review_required += 1
             self.review_missing += not row["reviewed"]
         key = (row["set"], row["lang"])
-        if key not in self.parts:
-            self.parts[key] = new_counts()
-        part = self.parts[key]
-        part["questions"] += 1
-        counted = [(part["mechanical"], row["mechanical"])]
+        counts = self.parts[key]
+        counts["questions"] += 1
+        _count(counts, "mechanical", row["mechanical"])
         if row["faulty"]:
-            part["faulty"] += 1
-        else:
-            counted.append((part["after"], row["after_review"]))
-            if row["after_review"]["delivered"] and row["latency_ms"] is not None:
-                part["latencies"].append(row["latency_ms"])
-        for figures, verdicts in counted:
-            for measure, value in verdicts.items():
-                if value is not None:
-                    figures[measure][0] += 1 if value else 0
-                    figures[measure][1] += 1
+            counts["faulty"] += 1
+            return
+        _count(counts, "after", row["after_review"])
+        if row["after_review"]["delivered"] and row["latency_ms"] is not None:
+            self.latencies[key].append(row["latency_ms"])
 
     def groups(self, set_order):
         """The figures of every group, in the table's order (``group_keys``).
         A total is the sum of its parts' counts."""
-        return [{"set": set_name, "lang": lang, **figures(sum_counts(
-                    [part for (s, l), part in self.parts.items()
-                     if set_name in ("all", s) and lang in ("all", l)]))}
-                for set_name, lang in group_keys(set_order, self.parts)]
+        out = []
+        for set_name, lang in group_keys(set_order, self.parts):
+            keys = [(s, l) for s, l in self.parts if set_name in ("all", s) and lang in ("all", l)]
+            out.append({"set": set_name, "lang": lang, **figures(
+                sum((self.parts[key] for key in keys), Counter()),
+                [ms for key in keys for ms in self.latencies[key]])})
+        return out
+
+
+def _count(counts, kind, verdicts):
+    """One row's verdicts of one kind (after review, mechanical) counted."""
+    for measure, value in verdicts.items():
+        if value is not None:
+            counts[kind, measure, "passed"] += value
+            counts[kind, measure, "applicable"] += 1
 
 
 def group_keys(set_order, present):
@@ -159,37 +152,18 @@ def group_keys(set_order, present):
     return keys
 
 
-def new_counts():
-    return {"questions": 0, "faulty": 0, "latencies": [],
-            "after": {m: [0, 0] for m in MEASURES}, "mechanical": {m: [0, 0] for m in MEASURES}}
-
-
-def sum_counts(parts):
-    total = new_counts()
-    for part in parts:
-        total["questions"] += part["questions"]
-        total["faulty"] += part["faulty"]
-        total["latencies"] += part["latencies"]
-        for kind in ("after", "mechanical"):
-            for measure in MEASURES:
-                total[kind][measure][0] += part[kind][measure][0]
-                total[kind][measure][1] += part[kind][measure][1]
-    return total
-
-
-def figures(counts):
+def figures(counts, latencies):
     """A group's figures as results.json holds them: counts, then rates."""
-    out = {}
-    for measure in MEASURES:
-        passed, applicable = counts["after"][measure]
-        m_passed, m_applicable = counts["mechanical"][measure]
-        out[measure] = {"passed": passed, "applicable": applicable,
-                        "rate": rate(passed, applicable),
-                        "mechanical": {"passed": m_passed, "applicable": m_applicable,
-                                       "rate": rate(m_passed, m_applicable)}}
-    out.update(median_latency_ms=median_ms(counts["latencies"]),
-               questions=counts["questions"], faulty=counts["faulty"])
+    out = {measure: {**_figure(counts, "after", measure),
+                     "mechanical": _figure(counts, "mechanical", measure)} for measure in MEASURES}
+    out.update(median_latency_ms=median_ms(latencies), questions=counts["questions"],
+               faulty=counts["faulty"])
     return out
+
+
+def _figure(counts, kind, measure):
+    passed, applicable = counts[kind, measure, "passed"], counts[kind, measure, "applicable"]
+    return {"passed": passed, "applicable": applicable, "rate": rate(passed, applicable)}
 
 
 def cell(figure):
@@ -252,8 +226,8 @@ def review_markdown(result):
 
 
 def provenance_lines(p):
-    """The provenance section of results.md, and the signature under the
-    rules that write one (2026-12-03)."""
+    """The provenance section of results.md, and the signature the rules of
+    its date write (evalkit/rubric/runs.py)."""
     lines = ["", "## Provenance", "", f"- Run status: {p['run']['status']}"]
     # The target, platform version, dates and commits are as the raw lines
     # recorded them, the platform version as the server sent it.
@@ -271,34 +245,7 @@ def provenance_lines(p):
                  + (f" ({p['reviews']['entries']} entries)" if p['reviews']['file'] else ""))
     lines.append(f"- DECLINE list as of: {p['decline_list_date']}")
     lines.append(f"- Scored by: {p['scorer']['tool']} {p['scorer']['version']}")
-    rules = rules_as_of(p["decline_list_date"])
-    if rules.signature:
-        lines += ["", signature(p, ("questions", "raw", "reviews") if rules.signature_reviews
-                                else ("questions", "raw"))]
-    return lines
-
-
-# What a signature names, by the roles of the inputs it covers.
-SIGNED = {("questions", "raw"): "questions and raw answers",
-          ("questions", "raw", "reviews"): "questions, raw answers and reviews"}
-
-
-def signature(p, roles):
-    """results.md's last line: what made it, in one line a quoted figure can
-    carry. The inputs' sha256 is that of the lines ``sha256sum`` prints for
-    the inputs of ``roles``, role by role (the question files, the raw files,
-    from the rules of 2026-12-03 the reviews file), each in name order and
-    without folders, so that in a quarter folder ``LC_ALL=C sha256sum
-    questions-*.json raw-*.jsonl reviews-*.json | sha256sum`` prints it too
-    (without the reviews file where there is none, or under older rules)."""
-    inputs = [i for role in roles
-              for i in sorted((i for i in p["inputs"] if i["role"] == role),
-                              key=lambda i: i["file"])]
-    listed = "".join(f"{item['sha256']}  {item['file']}\n" for item in inputs)
-    covered = tuple(role for role in roles if any(i["role"] == role for i in inputs))
-    return (f"Signature: site-qa, rules of {p['decline_list_date']}, "
-            f"{p['scorer']['tool']} {p['scorer']['version']}, {SIGNED[covered]} "
-            f"sha256 {sha256_of(listed)}")
+    return lines + rules_as_of(p["decline_list_date"]).signature(p)
 
 
 def percent(x):
@@ -463,17 +410,14 @@ def render_review_sheet(result, reviews_path=None):
     entries = []
     for row in result["questions"]:
         if row["review_required"]:
-            entry = _entry_of(row)
+            measure = review_measure(row)
+            entry = {"id": row["id"], "measure": measure, "value": row["mechanical"][measure],
+                     "reason": "TODO"}
             entries.append(entry)
             lines += _review_entry(row) + ["", "    " + json.dumps(entry, ensure_ascii=False)]
     if "sampled_review" in result:  # rules of 2026-12-02 on
         lines += _sampled_section(result, entries)
-    lines += ["", "## The reviews file", "", "```json",
-              '{"format": 1, "reviews": [']
-    lines += ["  " + json.dumps(entry, ensure_ascii=False) + ("," if n < len(entries) - 1 else "")
-              for n, entry in enumerate(entries)]
-    lines += ["]}", "```"]
-    return "\n".join(lines) + "\n"
+    return _with_reviews_file(lines, entries)
 
 
 def to_read(row):
@@ -530,12 +474,16 @@ def sheet_by_measure(result, target):
              "a one-line `reason`. `{\"id\": ..., \"faulty\": true, \"reason\": ...}` marks "
              "a faulty question instead.", "",
              f"{len(listed)} answers to read, {len(entries)} entries; {todo} still TODO."]
-    lines += body
+    return _with_reviews_file(lines + body, entries)
+
+
+def _with_reviews_file(lines, entries):
+    """The sheet: ``lines``, then its last section, the whole reviews file
+    of ``entries``, valid JSON as it stands."""
     lines += ["", "## The reviews file", "", "```json", '{"format": 1, "reviews": [']
     lines += ["  " + json.dumps(entry, ensure_ascii=False) + ("," if n < len(entries) - 1 else "")
               for n, entry in enumerate(entries)]
-    lines += ["]}", "```"]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + ["]}", "```"]) + "\n"
 
 
 def _sampled_section(result, entries):
@@ -572,13 +520,6 @@ def review_measure(row):
         return "declined_when_not_on_site"
     failed = [m for m in MEASURES if row["mechanical"][m] is False]
     return failed[0] if failed else "correct_facts"
-
-
-def _entry_of(row):
-    """The reviews entry of one answer, its verdict the mechanical one."""
-    measure = review_measure(row)
-    return {"id": row["id"], "measure": measure, "value": row["mechanical"][measure],
-            "reason": "TODO"}
 
 
 def _review_entry(row):

@@ -15,7 +15,11 @@ CHANGES is the one table of every dated change; the methodology page prints
 it (tests/test_docs.py holds the two together). A change takes effect on its
 date; the scorer version that writes results under it is in VERSIONS, so that
 results scored under older rules still name the version whose output they
-are byte for byte.
+are byte for byte. DATED names, for each rule that changed, the function
+each date applies: today's in measures.py, passes.py, runs.py and
+evalkit/textmatch.py, which hold no date, and those it replaced in
+earlier.py, each named with the date it came into force. ``Rules`` selects
+them: the rule functions never ask which date it is.
 
 A rules date is the day the change came into force: never a day after the
 commit that brings it (tests/test_rule_dates.py holds each change to the
@@ -26,8 +30,12 @@ quarter keeps its rules; the dates sort as text in the order they came into
 force (2026-12-02 < 2026-12-02.2 < 2026-12-03).
 """
 
+import functools
+
 from .. import BadInput, rules_date_text
+from .. import textmatch
 from ..textmatch import normalize
+from . import earlier, measures, passes, runs, sampling
 
 # (date, key, what changed). ``key`` names the Rules attribute that turns the
 # change on; "decline" changes are the DECLINE list below; "rubric" and
@@ -202,6 +210,45 @@ DECLINE = (
 
 
 
+# The function of each rule that changed, by the date it came into force
+# (CHANGES says why): ``Rules`` holds, of each, the latest on or before its
+# date. A function of the day's first change stands for every change of that
+# date that shapes it (2026-12-02: numbers and word forms in Words).
+DATED = {
+    # Where a spelling may stand (textmatch.Words, made per language).
+    "words": (("2026-10-28", earlier.Words_2026_10_28),
+              ("2026-12-01", earlier.Words_2026_12_01),       # word_bounds
+              ("2026-12-02", textmatch.Words)),               # number_bounds, word_forms
+    "delivered": (("2026-10-28", earlier.delivered_2026_10_28),
+                  ("2026-12-01", measures.delivered)),         # visible_blank
+    "right_page_cited": (("2026-10-28", earlier.right_page_cited_2026_10_28),
+                         ("2026-12-01", measures.right_page_cited)),  # same_page
+    "in_question_language": (("2026-10-28", earlier.in_question_language_2026_10_28),
+                             ("2026-12-01", measures.in_question_language)),  # bare_domains
+    # The review flags: whether an answer is flagged, and the flags in force.
+    "review_flags": (("2026-10-28", earlier.no_review_flags_2026_10_28),
+                     ("2026-12-01", measures.review_flags)),   # review_flags
+    "flagged": (("2026-12-01", earlier.passed_all_2026_12_01),
+                ("2026-12-03", measures.passed_doubted)),      # measure_review
+    "flags": (("2026-12-01", earlier.REVIEW_FLAGS_2026_12_01),
+              ("2026-12-02", earlier.REVIEW_FLAGS_2026_12_02),  # negation_flag, value_flags
+              ("2026-12-02.3", measures.REVIEW_FLAGS)),        # every_language_decline, every_digit
+    # Who reads what: a row's review fields, and the sampled review of passes.
+    "review_state": (("2026-10-28", earlier.review_state_2026_10_28),
+                     ("2026-12-01", earlier.review_state_2026_12_01),  # review_flags
+                     ("2026-12-03", passes.review_state)),     # measure_review
+    "sampler": (("2026-10-28", earlier.NoSample_2026_10_28),
+                ("2026-12-02", sampling.WholeAnswers),         # sampled_review
+                ("2026-12-03", passes.PassReview)),            # measure_review
+    # What results say of themselves.
+    "run_status": (("2026-10-28", earlier.run_status_2026_10_28),
+                   ("2026-12-03", runs.run_status)),           # local_runs
+    "signature": (("2026-10-28", earlier.no_signature_2026_10_28),
+                  ("2026-12-02.2", earlier.signature_2026_12_02_2),  # signature
+                  ("2026-12-03", runs.signature)),             # signature_reviews
+}
+
+
 def change_dates():
     return sorted({date for date, _key, _what in CHANGES})
 
@@ -209,41 +256,33 @@ def change_dates():
 class Rules:
     """The rules in force on one date: ``rules_date`` (of the newest change
     in force), ``version`` (of the scorer output they give), ``phrases`` (the
-    DECLINE list, normalised, in list order; ``phrases_in[lang]`` those of one
-    language), one flag per dated change
-    (``word_bounds``, ``visible_blank``, ``same_page``, ``bare_domains``,
-    ``review_flags``, ``number_bounds``, ``word_forms``, ``negation_flag``,
-    ``value_flags``, ``sampled_review``, ``signature``, ``every_language_decline``,
-    ``every_digit``, ``measure_review``, ``signature_reviews``,
-    ``local_runs``). The "pages" change turns nothing on
-    any more: a page presents results.json, and every quarter gets today's
-    pages (reproduce.py checks them by what they show)."""
+    DECLINE list, normalised, in list order), and for each rule of DATED the
+    function in force
+    (``rules.delivered``, ``rules.words(lang)`` ...). The "pages" change
+    turns nothing on any more: a page presents results.json, and every
+    quarter gets today's pages (reproduce.py checks them by what they show)."""
 
     def __init__(self, rules_date):
-        in_force = {key for date, key, _what in CHANGES if date <= rules_date}
         self.rules_date = max(date for date, _key, _what in CHANGES if date <= rules_date)
         self.version = [version for date, version in VERSIONS if date <= rules_date][-1]
-        self.phrases = [normalize(phrase) for date, _lang, items in DECLINE if date <= rules_date
-                        for phrase in items]
-        self.phrases_in = {lang: [normalize(phrase) for date, of, items in DECLINE
-                                  if date <= rules_date and of == lang for phrase in items]
-                           for lang in ("en", "he", "ru")}
-        self.word_bounds = "word_bounds" in in_force
-        self.visible_blank = "visible_blank" in in_force
-        self.same_page = "same_page" in in_force
-        self.bare_domains = "bare_domains" in in_force
-        self.review_flags = "review_flags" in in_force
-        self.number_bounds = "number_bounds" in in_force
-        self.word_forms = "word_forms" in in_force
-        self.negation_flag = "negation_flag" in in_force
-        self.value_flags = "value_flags" in in_force
-        self.sampled_review = "sampled_review" in in_force
-        self.signature = "signature" in in_force
-        self.every_language_decline = "every_language_decline" in in_force
-        self.every_digit = "every_digit" in in_force
-        self.measure_review = "measure_review" in in_force
-        self.signature_reviews = "signature_reviews" in in_force
-        self.local_runs = "local_runs" in in_force
+        self.phrases = phrases(rules_date)
+        for rule, dated in DATED.items():
+            # A rule whose first date is later (the flags: 2026-12-01) is None before it.
+            in_force = [function for date, function in dated if date <= rules_date]
+            setattr(self, rule, in_force[-1] if in_force else None)
+        self.words = functools.lru_cache(maxsize=None)(self.words)  # made once a language
+
+    def phrases_in(self, lang):
+        """The DECLINE phrases of one language (the decline flag's before 2026-12-02.3)."""
+        return phrases(self.rules_date, lang)
+
+
+@functools.lru_cache(maxsize=None)
+def phrases(rules_date, lang=None):
+    """The DECLINE list in force on ``rules_date``, normalised, in list order
+    (of ``lang`` alone, when given); made once a date."""
+    return [normalize(phrase) for date, of, items in DECLINE
+            if date <= rules_date and lang in (None, of) for phrase in items]
 
 
 def rules_as_of(rules_date=None):

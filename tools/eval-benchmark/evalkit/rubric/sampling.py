@@ -49,8 +49,7 @@ sample, not a correction applied to the table.
 from .. import BadInput
 from ..jsonl import sha256_of
 from .measures import APPLIES, MEASURES
-from .report import rate
-from ..stats import wilson
+from ..stats import rate, wilson
 
 # With none of n sampled passes overturned, the Wilson 95% interval's upper
 # end is z²/(n + z²): 16% for 20, 9% for 40 (two sets). 20 a set is the
@@ -147,7 +146,7 @@ def group_figures(sampled, unsampled):
 
 class WholeAnswers:
     """The sample of the rules of 2026-12-02, gathered as rows are counted
-    (``add``: the rows no rule sends to a person), then drawn (``block``:
+    (``add``: the rows no rule sends to a person), then drawn (``finish``:
     results.json's ``sampled_review``), each row marked ``sampled`` or not. A
     sampled answer is ``reviewed`` once every measure that applies has an
     entry; the others keep what make_row said."""
@@ -159,11 +158,12 @@ class WholeAnswers:
         if not row["review_required"]:
             self.candidates.append(candidate(row, answer, review, where))
 
-    def block(self, rows, _groups, sets):
+    def finish(self, result, sets):
+        """results.json's ``sampled_review``, once every row is counted."""
         block, drawn = sampled_review(self.candidates, [qset.set for qset in sets])
         incomplete = {item["id"] for item in block["coverage"]["missing"]}
-        for row in rows:
+        for row in result["questions"]:
             row["sampled"] = row["id"] in drawn
             if row["sampled"]:
                 row["reviewed"] = row["id"] not in incomplete
-        return block
+        result["sampled_review"] = block

@@ -33,22 +33,19 @@ asked; were they changed, the question still decides.
 
 import os
 
-from .. import BadInput, whole_number
-from ..provenance import host_of, is_local_host
+from .. import BadInput
 from ..cli import same_file
-from ..fields import brief, check, check_format, shown, utc_time
-from ..jsonl import dumps_file, iter_jsonl, read_json, sha256_file, sha256_of
+from ..fields import Worded, brief, check, check_format, shown, wrong_field
+from ..jsonl import dumps_file, iter_jsonl, read_json, sha256_of
 from ..responses import derive
 from .cases import load_site_qa
 from .measures import MEASURES, judge
-from .passes import PassReview, asked as asked_measures
 from .quarter import HISTORY
 from .report import Tally
 from .reviews import load_reviews
 from .rulebook import rules_as_of
-from .sampling import WholeAnswers
+from .runs import RunFacts, provenance
 
-SCORER = "score.py"
 NO_REVIEW = {"faulty": None, "verdicts": {}}
 NOT_ASKED = {"status": None, "answer": None, "sources": [], "grounded": None, "latency_ms": None,
              "problem": "not asked", "attempts": 0}
@@ -75,137 +72,99 @@ def load_questions(paths):
     return sets
 
 
-def read_answer(line, where):
-    """Check one raw line's shape; return what scoring needs of it, with the
-    answer derived again from the recorded body. The checks are written out
-    here rather than given to the record checker (fields.py): scoring reads
-    every raw line of a run, and through the checker it took 8 % more
-    instructions on make bench's answers, which then missed the scoring
-    target (2026-12-02, Documents/performance/README.md)."""
-    def bad(reason):
-        raise BadInput(f"{where}: {reason}")
-
-    check_format(line, where)
-    if not isinstance(line.get("id"), str) or not line["id"]:
-        bad("no id")
+# What scoring reads of a site-qa raw line (schemas.RAW_LINE), checked by the
+# one record checker before it is read, each refusal in the words it has had
+# (those the checker words itself now add what the value was instead); the
+# line's other fields are its writer's.
+_NO_QUESTIONS = "no run.cases_sha256: this line does not say which question file it answers"
+_NO_ANSWER = "no target.response.answer: cannot tell where the answer is in the body"
+_PATH = Worded("string|null", "{place} must be a path in the body (a string) or absent")
+_ATTEMPTS = "attempts must be a non-empty list of objects"
+_BODY = Worded("string|null", "response.body and body_base64 must be strings or null")
+RAW_ANSWER = {
+    "id": Worded("text", "no id"),
     # run.py writes suite site-qa into every line it asks from a question
-    # file (schemas.RAW_LINE); a line without one (written by hand, as the
-    # worked examples are) is read as before.
-    if line.get("suite", "site-qa") != "site-qa":
-        bad(f"suite {shown(line['suite'])}: not a site-qa raw line (score.py scores a "
-            "scenario's raw lines with its scenario file)")
-    run, target, spec = _run_and_target(line, bad)
-    attempts = line.get("attempts")
-    last = _last_attempt(attempts, bad)
-    latency = last.get("latency_ms")
-    if latency is not None and (not whole_number(latency) or latency < 0):
-        bad("latency_ms must be a non-negative integer")
-    response = line.get("response")
-    status = platform = None
-    if response is not None:
-        status, platform = _response_status(response, bad), _platform_version(target, response, bad)
-    derived = derive(response, spec)
-    return {"id": line["id"], "cases_sha256": run["cases_sha256"], "run": run, "target": target,
+    # file; a line without one (written by hand, as the worked examples are)
+    # is read as before.
+    "suite?": Worded(("site-qa",), "suite {value}: not a site-qa raw line (score.py scores a "
+                                   "scenario's raw lines with its scenario file)"),
+    "run": Worded({"cases_sha256": Worded("string", _NO_QUESTIONS), "tool?": "string|null",
+                   "*": "any"}, _NO_QUESTIONS),
+    "target": Worded({"response": Worded({"answer": Worded("string", _NO_ANSWER),
+                                          "sources?": _PATH, "source_url?": _PATH,
+                                          "grounded?": _PATH, "*": "any"}, _NO_ANSWER),
+                      "*": "any"}, _NO_ANSWER),
+    # The run dates published are read from started_at: "yesterday" is refused, not cut to a date.
+    "attempts": Worded([Worded({
+        "started_at?": Worded("utc_time", "{place} {value} is not a UTC time as run.py writes "
+                                          "it (YYYY-MM-DDTHH:MM:SS.mmmZ)"),
+        "latency_ms?": Worded("count|null", "latency_ms must be a non-negative integer"),
+        "*": "any"}, _ATTEMPTS), ...], _ATTEMPTS),
+    "response?": Worded({"status": "integer", "body?": _BODY, "body_base64?": _BODY,
+                         "truncated?": "boolean", "*": "any"},
+                        "response must be an object or null", null=True),
+}
+
+
+# A run's lines repeat its run and target blocks: they are checked once a run.
+_RAW_OF_RUN = {key: rule for key, rule in RAW_ANSWER.items() if key not in ("run", "target")}
+
+
+def read_answer(line, where, known=()):
+    """What scoring needs of one raw line, once the line is checked
+    (RAW_ANSWER): its run and target, the answer derived again from the
+    recorded body, the last attempt's latency and time, and the platform's
+    version from the header the profile names. ``known``: the run and target
+    of a line already checked; a line whose blocks equal them is checked
+    without them (what the check reads of them is strings and null, which
+    only strings and null equal: the check would find what it found)."""
+    check_format(line, where)
+    same = known == (line.get("run"), line.get("target"))
+    problem = wrong_field(line, _RAW_OF_RUN if same else RAW_ANSWER)
+    if problem is not None:
+        raise BadInput(f"{where}: {problem}")
+    target, response, last = line["target"], line.get("response"), line["attempts"][-1]
+    derived = derive(response, target["response"])
+    return {"id": line["id"], "cases_sha256": line["run"]["cases_sha256"], "run": line["run"],
+            "target": target, "status": None if response is None else response["status"],
             "body_sha256": None if response is None else sha256_of(
                 response.get("body") if response.get("body") is not None
                 else response.get("body_base64") or ""),
-            "status": status, "answer": derived["answer"], "sources": derived["sources"],
-            "grounded": derived["grounded"], "latency_ms": latency,
+            "answer": derived["answer"], "sources": derived["sources"],
+            "grounded": derived["grounded"], "latency_ms": last.get("latency_ms"),
             "problem": (last.get("error") or "no response") if response is None
             else derived["problem"],
-            "attempts": len(attempts), "started_at": last.get("started_at"),
-            "platform_version": platform}
+            "attempts": len(line["attempts"]), "started_at": last.get("started_at"),
+            "platform_version": _platform_version(target, response, where)}
 
 
-def _last_attempt(attempts, bad):
-    """The last of a raw line's attempts, once each is an object whose
-    started_at, when given, is a time as run.py writes it: the run dates
-    published are read from it, so "yesterday" is refused, not cut to a date."""
-    if not isinstance(attempts, list) or not attempts or \
-            not all(isinstance(attempt, dict) for attempt in attempts):
-        bad("attempts must be a non-empty list of objects")
-    for index, attempt in enumerate(attempts):
-        if "started_at" in attempt and not utc_time(attempt["started_at"]):
-            bad(f"attempts[{index}].started_at {shown(attempt['started_at'])} is not a UTC time "
-                "as run.py writes it (YYYY-MM-DDTHH:MM:SS.mmmZ)")
-    return attempts[-1]
-
-
-def _run_and_target(line, bad):
-    """A raw line's run, target and the target's paths to the answer."""
-    run = line.get("run")
-    if not isinstance(run, dict) or not isinstance(run.get("cases_sha256"), str):
-        bad("no run.cases_sha256: this line does not say which question file it answers")
-    if not isinstance(run.get("tool"), (str, type(None))):
-        bad("run.tool must be a string")
-    target = line.get("target")
-    spec = target.get("response") if isinstance(target, dict) else None
-    if not isinstance(spec, dict) or not isinstance(spec.get("answer"), str):
-        bad("no target.response.answer: cannot tell where the answer is in the body")
-    for key in ("sources", "source_url", "grounded"):
-        if not isinstance(spec.get(key), (str, type(None))):
-            bad(f"target.response.{key} must be a path in the body (a string) or absent")
-    return run, target, spec
-
-
-def _response_status(response, bad):
-    """The HTTP status of a recorded response, once its fields are checked."""
-    if not isinstance(response, dict):
-        bad("response must be an object or null")
-    status = response.get("status")
-    if not whole_number(status):
-        bad("response.status must be an integer")
-    for key in ("body", "body_base64"):
-        if not isinstance(response.get(key), (str, type(None))):
-            bad("response.body and body_base64 must be strings or null")
-    if not isinstance(response.get("truncated", False), bool):
-        bad("response.truncated must be true or false")
-    return status
-
-
-def _platform_version(target, response, bad):
-    """The assistant's version, from the response header the profile names."""
+def _platform_version(target, response, where):
+    """The assistant's version, from the response header the profile names
+    (a field held to another: the checker's spec cannot name it)."""
     header = target.get("version_header")
-    headers = response.get("headers")
+    headers = response.get("headers") if response is not None else None
     if not isinstance(header, str) or not isinstance(headers, dict):
         return None
     value = headers.get(header.lower())
     if not isinstance(value, (str, type(None))):
-        bad(f"response.headers.{brief(header.lower())} must be a string")
+        raise BadInput(f"{where}: response.headers.{brief(header.lower())} must be a string")
     return value
 
 
-def needs_review(kind, mechanical, flags):
-    """The rubric: every answer to a not-on-site question, and every
-    answerable one that failed a measure, is read by a person; from
-    2026-12-01 also a passing one with a review flag (measures.FLAGS)."""
-    return kind == "not_on_site" or any(value is False for value in mechanical.values()) \
-        or bool(flags)
-
-
-def make_row(question, answer, mechanical, details, review, keep_detail, asked=None):
+def make_row(question, answer, mechanical, details, review, keep_detail, rules):
     """One question's row: the mechanical verdicts, and beside them the
     verdicts after review (a reviewer's entry replaces one verdict, with its
-    reason; a faulty question is left out of every score). ``asked`` (rules
-    of 2026-12-03 on): the measures a person is asked to judge; the row is
-    reviewed once each has an entry."""
-    after = dict(mechanical)
-    changes = {}
-    for measure, (value, reason) in review["verdicts"].items():
-        after[measure] = value
-        if value != mechanical[measure]:
-            changes[measure] = (value, reason)
+    reason; a faulty question is left out of every score), and who reads it
+    (``rules.review_state``: the flags, whether a person must read it and
+    whether it is reviewed)."""
+    after = {**mechanical, **{measure: value for measure, (value, _) in review["verdicts"].items()}}
+    changes = {measure: (value, reason) for measure, (value, reason) in review["verdicts"].items()
+               if value != mechanical[measure]}
     row = {"id": question["id"], "set": question["set"], "lang": question["lang"],
            "kind": question["kind"], "latency_ms": answer["latency_ms"],
            "problem": answer["problem"], "mechanical": mechanical, "after_review": after,
            "review_changes": changes, "faulty": review["faulty"] is not None,
-           "review_required": needs_review(question["kind"], mechanical, details.get("flags")),
-           "reviewed": review is not NO_REVIEW}
-    if asked is not None:
-        row.update(asked=asked, review_required=bool(asked), reviewed=review["faulty"] is not None
-                   or all(measure in review["verdicts"] for measure in asked))
-    if "flags" in details:  # rules of 2026-12-01 on
-        row["flags"] = details["flags"]
+           **rules.review_state(question["kind"], mechanical, details.get("flags"), review)}
     if keep_detail:
         row.update({
             "question": question["question"], "evidence": question.get("evidence"),
@@ -235,24 +194,24 @@ def score(question_files, raw_files, reviews_path=None, rules_date=None, history
     rows = {}
     facts = RunFacts()
     tally = Tally()
-    sample = sample_of(rules)
+    sample = rules.sampler()
 
     def count(question, answer, where=None):
         verdicts, details = judge(question, answer, rules)
         review = reviews.get(question["id"], NO_REVIEW)
-        row = make_row(question, answer, verdicts, details, review, keep_detail,
-                       asked_of(rules, question, verdicts, details))
+        row = make_row(question, answer, verdicts, details, review, keep_detail, rules)
         tally.add(row)
         if keep_detail or listed_in_table(row):
             rows[question["id"]] = row
-        if sample:
-            sample.add(row, answer, review, where)
+        sample.add(row, answer, review, where)
 
+    known = ()  # the run and target blocks checked last (read_answer)
     for index, path in enumerate(raw_files):
         _given_once(path, raw_files[:index])
         for number, line in iter_jsonl(path):
             where = f"{path}:{number}"
-            answer = read_answer(line, where)
+            answer = read_answer(line, where, known)
+            known = (answer["run"], answer["target"])
             question = _question_of(answer, by_sha, seen, where)
             facts.add(answer)
             count(question, answer, where)
@@ -263,27 +222,8 @@ def score(question_files, raw_files, reviews_path=None, rules_date=None, history
     ordered = [rows[q["id"]] for qset in sets for q in qset.questions if q["id"] in rows]
     result = results_document(sets, ordered, tally, facts, rules,
                               raw_files, reviews_path, reviews, history_path)
-    if sample:
-        result["sampled_review"] = sample.block(ordered, result["groups"], sets)
+    sample.finish(result, sets)
     return result
-
-
-def asked_of(rules, question, verdicts, details):
-    """The measures a person is asked to judge (rules of 2026-12-03 on:
-    passes.asked), or None under older rules, which read whole answers."""
-    if not rules.measure_review:
-        return None
-    return asked_measures(question["kind"], verdicts, details.get("flags"))
-
-
-def sample_of(rules):
-    """What gathers the sampled review of passes under ``rules``: the passes
-    of each measure (2026-12-03 on: evalkit/rubric/passes.py), the whole
-    answers no rule sends to a person (2026-12-02: evalkit/rubric/sampling.py),
-    or nothing before."""
-    if rules.measure_review:
-        return PassReview()
-    return WholeAnswers() if rules.sampled_review else None
 
 
 def results_document(sets, ordered, tally, facts, rules,
@@ -349,99 +289,6 @@ def _question_of(answer, by_sha, seen, where):
                        f"{seen[answer['id']]})")
     seen[answer["id"]] = where
     return question
-
-
-class RunFacts:
-    """What the provenance needs from the raw lines, gathered as they are
-    read: the runs, tools, targets, providers, models, platform versions and
-    dates they name."""
-
-    def __init__(self):
-        self.runs = {}
-        self.tools = set()
-        self.targets = set()
-        self.urls = set()
-        self.providers = set()
-        self.models = set()
-        self.platforms = set()
-        self.dates = set()
-        self.lines = 0
-
-    def add(self, answer):
-        run, target = answer["run"], answer["target"]
-        self.lines += 1
-        self.runs.setdefault(str(run.get("run_id")), {
-            "git_commit": run.get("git_commit"), "git_dirty": run.get("git_dirty"),
-            "python": run.get("python")})
-        self.tools.add(run.get("tool"))
-        self.targets.add(f"{target.get('kind')} at {target.get('url')}")
-        if isinstance(target.get("url"), str):
-            self.urls.add(target["url"])
-        if target.get("provider"):
-            self.providers.add(str(target["provider"]))
-        if target.get("model"):
-            self.models.add(str(target["model"]))
-        if answer["platform_version"]:
-            self.platforms.add(answer["platform_version"])
-        if isinstance(answer["started_at"], str):
-            self.dates.add(answer["started_at"][:10])
-
-
-def provenance(sets, facts, reviews_path, reviews, rules, other_inputs):
-    """Where the numbers come from: the runs as their raw lines describe
-    them, the question files, the reviews, the rules' date, the scorer
-    version those rules' output is (evalkit/rubric/rulebook.py),
-    and the sha256 of every input file (by file name: no folder, so that the
-    same files score the same wherever they are)."""
-    commits = sorted({(str(run.get("git_commit") or ""), bool(run.get("git_dirty")))
-                      for run in facts.runs.values()})
-    return {
-        "run": {"status": run_status(facts, rules)},
-        "target": "; ".join(sorted(facts.targets)) or "none",
-        "provider": _one_or_all(facts.providers),
-        "model": _one_or_all(facts.models),
-        "prompt_versions": [],
-        "platform_versions": sorted(facts.platforms),
-        "run_dates": sorted(facts.dates),
-        "run_ids": sorted(facts.runs),
-        "run_git_commits": [{"commit": c or None, "dirty": d} for c, d in commits],
-        "python_of_runs": sorted({str(run.get("python")) for run in facts.runs.values()}),
-        "cases": [{"file": os.path.basename(qset.path), "set": qset.set,
-                   "sha256": qset.sha256} for qset in sets],
-        "reviews": {"file": os.path.basename(reviews_path) if reviews_path else None,
-                    "entries": sum(len(r["verdicts"]) + (r["faulty"] is not None)
-                                   for r in reviews.values())},
-        "decline_list_date": rules.rules_date,
-        "scorer": {"tool": SCORER, "version": rules.version},
-        "inputs": _inputs(sets, other_inputs),
-    }
-
-
-def run_status(facts, rules):
-    """recorded_live_run when run.py asked every line, not_run else; from
-    the rules of 2026-12-03, recorded_local_run when an answer was asked from
-    this machine or a private network (provenance.is_local_host, as written),
-    as the scenario and intake suites say."""
-    if not facts.lines or facts.tools != {"run.py"}:
-        return "not_run"
-    if rules.local_runs and any(is_local_host(host_of(url)) for url in facts.urls):
-        return "recorded_local_run"
-    return "recorded_live_run"
-
-
-def _one_or_all(names):
-    """A name the raw lines all give, the sorted list of several, or None."""
-    names = sorted(names)
-    return names[0] if len(names) == 1 else (names or None)
-
-
-def _inputs(sets, other_inputs):
-    """Every input file by name, role and sha256: the question files, then
-    the raw files, reviews and history."""
-    return [{"file": os.path.basename(qset.path), "role": "questions", "sha256": qset.sha256}
-            for qset in sets] + \
-        [{"file": os.path.basename(path), "role": role, "sha256": sha256_file(path)}
-         for path, role in other_inputs]
 
 
 def load_history(path):

@@ -52,6 +52,7 @@ no estimate, until it is.
 """
 
 from fractions import Fraction
+from operator import attrgetter
 
 from ..jsonl import sha256_of
 from ..stats import ALPHA95, hypergeometric_interval, rate
@@ -225,6 +226,20 @@ SIZE = (f"every candidate when a set has at most {READ_ALL} of the measure; else
         "points wide at the rate read")
 
 
+class Candidate:
+    """One pass no person is asked about: the answer's ``id``, ``set`` and
+    ``lang``, the ``measure``, the draw ``key``, what review says of it
+    (``outcome``) and, once drawn, whether it was ``sampled``. Slots, not a
+    dict: a run of 100,000 answers holds some 300,000 of them."""
+
+    __slots__ = ("id", "set", "lang", "measure", "key", "outcome", "sampled")
+
+    def __init__(self, row, measure, key, outcome_of):
+        self.id, self.set, self.lang = row["id"], row["set"], row["lang"]
+        self.measure, self.key, self.outcome = measure, key, outcome_of
+        self.sampled = False
+
+
 class PassReview:
     """The candidates of one run, gathered as its rows are counted (``add``),
     then drawn and counted (``finish``: results.json's ``sampled_review``) and
@@ -232,7 +247,7 @@ class PassReview:
     few small fields each, not with the answers' texts."""
 
     def __init__(self):
-        self.candidates = []  # {id, set, lang, measure, key, outcome}
+        self.candidates = []  # Candidate
         self.pending = {}     # (set, measure): asked passes without an entry yet
         self.sampled = {}     # id: [measures], once drawn
         self.missing = {}     # id: [sampled measures without an entry]
@@ -251,25 +266,26 @@ class PassReview:
                     group = (row["set"], measure)
                     self.pending[group] = self.pending.get(group, 0) + 1
             elif passed and key is not None:
-                self.candidates.append({
-                    "id": row["id"], "set": row["set"], "lang": row["lang"],
-                    "measure": measure, "key": key,
-                    "outcome": outcome(row, measure, entries)})
+                self.candidates.append(Candidate(row, measure, key,
+                                                 outcome(row, measure, entries)))
 
     def draw(self):
         """``{(set, measure): [candidate, ...]}`` in the draw's order, each
         marked ``sampled`` or not."""
         groups = {}
-        for item in sorted(self.candidates, key=lambda c: (c["key"], c["id"])):
-            groups.setdefault((item["set"], item["measure"]), []).append(item)
+        # The key alone orders them: it holds the question id, so two
+        # candidates of one group never share it (the module's "order").
+        self.candidates.sort(key=attrgetter("key"))
+        for item in self.candidates:
+            groups.setdefault((item.set, item.measure), []).append(item)
         for group in groups.values():
-            size = sample_size([c["outcome"] for c in group])
+            size = sample_size([c.outcome for c in group])
             for place, item in enumerate(group):
-                item["sampled"] = place < size
-                if item["sampled"]:
-                    self.sampled.setdefault(item["id"], []).append(item["measure"])
-                    if item["outcome"] is None:
-                        self.missing.setdefault(item["id"], []).append(item["measure"])
+                item.sampled = place < size
+                if item.sampled:
+                    self.sampled.setdefault(item.id, []).append(item.measure)
+                    if item.outcome is None:
+                        self.missing.setdefault(item.id, []).append(item.measure)
         return groups
 
     def finish(self, result, sets):
@@ -288,7 +304,7 @@ class PassReview:
             "order": ORDER, "size": SIZE,
             "sets": [{"set": name, "measures": [
                 {"measure": m, "candidates": len(drawn[name, m]),
-                 "sampled": [c["id"] for c in drawn[name, m] if c["sampled"]]}
+                 "sampled": [c.id for c in drawn[name, m] if c.sampled]}
                 for m in MEASURES if (name, m) in drawn]} for name in set_order],
             "coverage": {"sampled": len(self.sampled),
                          "reviewed": len(self.sampled) - len(self.missing),
@@ -312,16 +328,16 @@ class PassReview:
         the sample]."""
         counts = {}
         for c in self.candidates:
-            if c["outcome"] == "faulty":
+            if c.outcome == "faulty":
                 continue
-            part = counts.setdefault((c["set"], c["lang"], c["measure"]), [0] * 6)
-            read = c["sampled"] and c["outcome"] is not None
+            part = counts.setdefault((c.set, c.lang, c.measure), [0] * 6)
+            read = c.sampled and c.outcome is not None
             part[0] += 1
             part[1] += read
-            part[2] += read and c["outcome"] == "overturned"
-            part[3] += c["sampled"] and c["outcome"] is None
-            part[4] += c["outcome"] is None
-            part[5] += not c["sampled"] and c["outcome"] == "overturned"
+            part[2] += read and c.outcome == "overturned"
+            part[3] += c.sampled and c.outcome is None
+            part[4] += c.outcome is None
+            part[5] += not c.sampled and c.outcome == "overturned"
         return counts
 
     def rates(self, set_order, counts):

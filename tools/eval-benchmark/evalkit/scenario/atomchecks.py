@@ -40,6 +40,7 @@ is a claim the answer does not contain in any form.
 """
 
 import re
+from functools import lru_cache
 
 from ..textmatch import normalize
 
@@ -90,12 +91,16 @@ def words(text):
     return [re.sub(r"(?<=\d),(?=\d{3}\b)", "", w) if w[0].isdigit() else w for w in found]
 
 
+# An answer's words repeat across its atoms and across answers: each word's
+# script, content and keys are worked out once (pure functions of the word).
+@lru_cache(maxsize=1 << 16)
 def _script(word):
     if HEBREW.search(word):
         return "hebrew"
     return "cyrillic" if CYRILLIC.search(word) else "latin"
 
 
+@lru_cache(maxsize=1 << 16)
 def is_content(word):
     """A number, or a word of letters that is no function word nor negation
     and has its script's MIN_LETTERS."""
@@ -117,14 +122,15 @@ def _forms(word):
     return out
 
 
+@lru_cache(maxsize=1 << 16)
 def _keys(word):
     """What an answer's word is found by: each form's prefixes of MIN_LETTERS
     to LONGEST_KEY letters, and the form itself (a number: itself)."""
     if word[0].isdigit():
-        return {word}
+        return frozenset((word,))
     least = MIN_LETTERS[_script(word)]
-    return {form[:n] for form in _forms(word) for n in range(least, min(len(form), LONGEST_KEY) + 1)
-            } | set(_forms(word))
+    return frozenset({form[:n] for form in _forms(word)
+                      for n in range(least, min(len(form), LONGEST_KEY) + 1)} | set(_forms(word)))
 
 
 def _key(word):

@@ -5,8 +5,6 @@ them, in a folder of the test's own."""
 import hashlib
 import json
 import os
-import tempfile
-import unittest
 
 
 def read_lines(path):
@@ -25,16 +23,6 @@ def write_json(path, doc):
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         json.dump(doc, fh, ensure_ascii=False, indent=2)
     return path
-
-
-class TempCase(unittest.TestCase):
-    def setUp(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.tmp = tmp.name
-
-    def path(self, name):
-        return os.path.join(self.tmp, name)
 
 
 def big_set(tmp, count, run_id, name="big", order=None):

@@ -29,8 +29,8 @@ import subprocess
 import unittest
 from fractions import Fraction
 
-from tests.siteqa_runs import TempCase, big_set, read_lines, write_json, write_lines
-from tests.support import ROOT, call_main
+from tests.siteqa_runs import big_set, read_lines, write_json, write_lines
+from tests.support import TempDirCase, ROOT, call_main
 
 import agreement  # noqa: E402
 import score  # noqa: E402
@@ -64,7 +64,7 @@ def sample_of(block):
     return {(s["set"], m["measure"]): m["sampled"] for s in block["sets"] for m in s["measures"]}
 
 
-class Signature(TempCase):
+class Signature(TempDirCase):
     def signed(self, folder, scoring, rules=None):
         md = self.path("results.md")
         names = scoring["questions"] + scoring["raw"]
@@ -119,7 +119,7 @@ class Signature(TempCase):
                           fh.read())
 
 
-class TheDraw(TempCase):
+class TheDraw(TempDirCase):
     def test_other_run_ids_and_line_orders_draw_the_same_sample(self):
         quarter, scoring = newest_reviewed_quarter()
         questions = [os.path.join(quarter, n) for n in scoring["questions"]]
@@ -179,7 +179,7 @@ class TheDraw(TempCase):
         self.assertEqual(passes.sample_size([None] * 500), passes.sample_size(["stands"] * 500))
 
 
-class EveryMeasure(TempCase):
+class EveryMeasure(TempDirCase):
     def one_answer(self, answer, sources, rules=None):
         qpath, _raw = big_set(self.tmp, 1, "run", name="one")
         line = read_lines(_raw)[0]
@@ -255,7 +255,7 @@ def labelled_rows():
     return agreement.score_answers(answers, files, None)
 
 
-class LabelledRun(TempCase):
+class LabelledRun(TempDirCase):
     """The agreement set made into one run of two sets, every labelled answer
     under a question of its own: "pooled" holds every answer (101 passes of
     Correct facts no one is asked about: more than 60, so sampled), "second"

@@ -12,14 +12,14 @@ import os
 import shutil
 import unittest
 
-from tests.support import call_main
-from tests.siteqa_runs import TempCase, big_set, read_lines, write_lines
+from tests.support import TempDirCase, call_main
+from tests.siteqa_runs import big_set, read_lines, write_lines
 
 import publish  # noqa: E402
 from evalkit.rubric import siteqa  # noqa: E402
 
 
-class LocalRuns(TempCase):
+class LocalRuns(TempDirCase):
     def status(self, url, rules=None):
         qpath, raw = big_set(self.tmp, 2, "run", name="two")
         lines = read_lines(raw)
@@ -37,7 +37,7 @@ class LocalRuns(TempCase):
                          "recorded_live_run")
 
 
-class QuarterInputs(TempCase):
+class QuarterInputs(TempDirCase):
     def test_publish_refuses_a_raw_file_reproduce_would_refuse(self):
         qpath, raw = big_set(self.tmp, 2, "run", name="two")
         bench = self.path("bench")

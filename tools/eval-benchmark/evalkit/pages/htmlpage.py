@@ -34,7 +34,7 @@ order.
 from urllib.parse import quote, urlsplit
 
 from ..rubric.measures import APPLIES, MEASURES
-from ..rubric.report import rate_texts, sample_rows
+from ..rubric.report import rate_texts, sample_rows, truth_texts
 from ..stats import wilson
 from . import explore
 from .explore import inert, inert_plain
@@ -222,23 +222,12 @@ def truth_section(block, lang):
     by_set = {}
     for item in block["estimates"]:
         by_set.setdefault(item["set"], {})[item["measure"]] = item
+    exact = label(lang, "exact")
     for name, items in by_set.items():
         out.append(f"<tr><td>{code_of(name, lang)}</td>" + "".join(
-            f'<td class="n"><span dir="ltr" class="fig">{e(truth_cell(items[m], lang))}</span></td>'
-            if m in items else '<td class="n">–</td>' for m in MEASURES) + "</tr>")
+            f'<td class="n"><span dir="ltr" class="fig">{e(truth_texts(items[m], exact, "≈"))}'
+            '</span></td>' if m in items else '<td class="n">–</td>' for m in MEASURES) + "</tr>")
     return out + ["</tbody>", "</table></div>"]
-
-
-def truth_cell(item, lang):
-    """One figure and how many of its passes are true: "13/45 (exact)",
-    "13/45 ≈12.4 (10–13)", or "13/45: 9–13" while there is no estimate."""
-    low, high = item["interval"]
-    figure = f"{item['passes']}/{item['applicable']}"
-    if item["exact"]:
-        return f"{figure} ({label(lang, 'exact')})"
-    if item["estimate"] is None:
-        return f"{figure}: {low}–{high}"
-    return f"{figure} ≈{item['estimate']:.1f} ({low}–{high})"
 
 
 def rates_section(block, lang):

@@ -308,17 +308,18 @@ def sample_markdown(block):
     return lines
 
 
-def truth_texts(item):
-    """One figure's estimate (evalkit/rubric/passes.py) as results.md and the
-    pages show it: "13/45 (exact)", "13/45: about 12.4 (10–13)", or
-    "13/45: 9–13" while no point estimate can be made."""
+def truth_texts(item, exact="exact", about="about "):
+    """One figure's estimate (evalkit/rubric/passes.py) as results.md shows
+    it: "13/45 (exact)", "13/45: about 12.4 (10–13)", or "13/45: 9–13" while
+    no point estimate can be made; the pages give their own words for
+    ``exact`` and ``about``."""
     low, high = item["interval"]
     figure = f"{item['passes']}/{item['applicable']}"
     if item["exact"]:
-        return f"{figure} (exact)"
+        return f"{figure} ({exact})"
     if item["estimate"] is None:
         return f"{figure}: {low}–{high}"
-    return f"{figure}: about {item['estimate']:.1f} ({low}–{high})"
+    return f"{figure}: {about}{item['estimate']:.1f} ({low}–{high})"
 
 
 def truth_markdown(block):

@@ -76,10 +76,10 @@ def hypergeometric_interval(seen, drawn, total, alpha=ALPHA95):
     def at_least_seen(marked):  # P(K >= seen) = 1 - P(K < seen): grows with ``marked``
         return likely(everything - sum(_ways(total, marked, drawn, j) for j in range(seen)))
 
-    return _first(fewest, most, at_least_seen), _last(fewest, most, at_most_seen)
+    return first_true(fewest, most, at_least_seen), _last(fewest, most, at_most_seen)
 
 
-def _first(low, high, holds):
+def first_true(low, high, holds):
     """The smallest x in [low, high] where ``holds`` (false, then true, as x
     grows) is true; ``high`` when only it is."""
     while low < high:

@@ -55,7 +55,8 @@ from fractions import Fraction
 from operator import attrgetter
 
 from ..jsonl import sha256_of
-from ..stats import ALPHA95, hypergeometric_interval, rate
+from ..schemas import LANGS
+from ..stats import ALPHA95, first_true, hypergeometric_interval, rate
 from .measures import APPLIES, FLAG_DOUBTS, MEASURES
 
 # Up to 60 candidates of a measure in a set, a person reads them all: a
@@ -88,11 +89,12 @@ def review_state(kind, mechanical, flags, review):
             or all(measure in review["verdicts"] for measure in measures)}
 
 
-def draw_key(cases_sha256, question_id, body_sha256):
+def draw_key(cases_sha256, question_id, body):
     """The draw's order of one answer: sha256 of the question file's sha256,
-    the question id and the sha256 of the recorded body, a line feed
-    between them (UTF-8), as 64 hex digits."""
-    return sha256_of(f"{cases_sha256}\n{question_id}\n{body_sha256}")
+    the question id and the sha256 of the recorded ``body`` (its text, or its
+    base64 where the bytes were not UTF-8), a line feed between them (UTF-8),
+    as 64 hex digits."""
+    return sha256_of(f"{cases_sha256}\n{question_id}\n{sha256_of(body)}")
 
 
 def outcome(row, measure, entries):
@@ -116,20 +118,13 @@ def narrow(seen, drawn, total):
 
 def _fewest(start, total, enough):
     """The fewest in [start, total] that is ``enough`` (false, then true, as
-    it grows); ``total`` when none is. Searched by doubling from ``start``
-    then halving, so that only sizes near the answer are tried (a sample is
-    tens of answers, a run may have a hundred thousand)."""
+    it grows); ``total`` when none is. Doubling from ``start`` first, so that
+    the halving (stats.first_true) tries only sizes near the answer (a sample
+    is tens of answers, a run may have a hundred thousand)."""
     low, step = start, 1
     while low + step < total and not enough(low + step):
         low, step = low + step, step * 2
-    high = min(total, low + step)
-    while low < high:
-        mid = (low + high) // 2
-        if enough(mid):
-            high = mid
-        else:
-            low = mid + 1
-    return low
+    return first_true(low, min(total, low + step), enough)
 
 
 def sample_size(outcomes):
@@ -176,7 +171,7 @@ def rate_figure(parts):
     total = sum(p[0] for p in parts)
     drawn = sum(p[1] for p in parts)
     seen = sum(p[2] for p in parts)
-    low, high = false_interval(parts) if total else (0, 0)
+    low, high = false_interval(parts)
     return {"candidates": total, "reviewed": drawn, "overturned": seen,
             "rate": rate(seen, drawn),
             "interval": [round(low / total, 4), round(high / total, 4)] if total else None,
@@ -257,8 +252,8 @@ class PassReview:
         siteqa.read_answer gives it (a question not asked has no body, and
         no pass)."""
         entries = review["verdicts"]
-        key = answer.get("body_sha256") and draw_key(answer["cases_sha256"], row["id"],
-                                                      answer["body_sha256"])
+        key = None if answer.get("body") is None else \
+            draw_key(answer["cases_sha256"], row["id"], answer["body"])
         for measure in APPLIES[row["kind"]]:
             passed = row["mechanical"][measure] is True
             if passed and measure in row["asked"]:
@@ -344,7 +339,7 @@ class PassReview:
         """The false-pass rates: per measure, per set and language, set and
         all sets, where a measure has a candidate."""
         out = []
-        langs = sorted({lang for _s, lang, _m in counts}, key=lang_order)
+        langs = sorted({lang for _s, lang, _m in counts}, key=LANGS.index)
         groups = set_order + (["all"] if len(set_order) > 1 else [])
         for measure in MEASURES:
             for name in groups:
@@ -367,9 +362,12 @@ class PassReview:
             for measure in MEASURES:
                 passed = figure[name, "all"][measure]
                 if passed["applicable"]:
-                    parts = [summed(counts, s, "all", measure)[:3]
-                             + summed(counts, s, "all", measure)[4:]
-                             + [self.pending.get((s, measure), 0)] for s in names]
+                    parts = []
+                    for s in names:
+                        total, read, seen, _sampled_unread, unread, volunteered = \
+                            summed(counts, s, "all", measure)
+                        parts.append((total, read, seen, unread, volunteered,
+                                      self.pending.get((s, measure), 0)))
                     out.append(dict(set=name, measure=measure, applicable=passed["applicable"],
                                     **estimate(passed["passed"], parts)))
         return out
@@ -389,7 +387,3 @@ def in_order(measures):
     return [m for m in MEASURES if m in measures]
 
 
-def lang_order(lang):
-    """en, he, ru first (the rubric's order), then any other by name."""
-    known = ("en", "he", "ru")
-    return (known.index(lang), lang) if lang in known else (len(known), lang)

@@ -36,7 +36,7 @@ import os
 from .. import BadInput
 from ..cli import same_file
 from ..fields import Worded, brief, check, check_format, shown, wrong_field
-from ..jsonl import dumps_file, iter_jsonl, read_json, sha256_of
+from ..jsonl import dumps_file, iter_jsonl, read_json
 from ..responses import derive
 from .cases import load_site_qa
 from .measures import MEASURES, judge
@@ -127,9 +127,8 @@ def read_answer(line, where, known=()):
     derived = derive(response, target["response"])
     return {"id": line["id"], "cases_sha256": line["run"]["cases_sha256"], "run": line["run"],
             "target": target, "status": None if response is None else response["status"],
-            "body_sha256": None if response is None else sha256_of(
-                response.get("body") if response.get("body") is not None
-                else response.get("body_base64") or ""),
+            "body": None if response is None else response.get("body")
+            if response.get("body") is not None else response.get("body_base64") or "",
             "answer": derived["answer"], "sources": derived["sources"],
             "grounded": derived["grounded"], "latency_ms": last.get("latency_ms"),
             "problem": (last.get("error") or "no response") if response is None
